@@ -1,0 +1,1 @@
+"""Apache Beam pipelines over hand-record archives, and their Arrow schemas."""

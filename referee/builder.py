@@ -1,0 +1,180 @@
+"""Builds hand records from a readable script: who holds what, who draws what, who does what.
+
+The builder lays out a wall that makes the script true (the deal in deal order, then the
+normal draws, then the rest of the set; kong replacements at the back), so samples, tests
+and the simulator all write records exactly as a platform would.
+"""
+from __future__ import annotations
+
+import random
+
+from referee import REFEREE_VERSION, SCHEMA_VERSION
+from referee import tiles as T
+from referee.proto import record_pb2 as pb
+from referee.referee import Ended, Replay
+from referee.rules import get_ruleset
+from referee.state import Wall
+from referee.verdict import ERROR
+
+KONG_KIND = {"concealed": pb.CONCEALED, "exposed": pb.EXPOSED, "added": pb.ADDED}
+WIN_KIND = {"self": pb.SELF_DRAW, "discard": pb.DISCARD, "rob": pb.ROB_KONG}
+
+
+def _tiles(spec) -> list[int]:
+    """Tiles from notation ('3p', '12p'), one tile index, or a list of indices."""
+    if isinstance(spec, str):
+        return T.parse(spec)
+    return [spec] if isinstance(spec, int) else list(spec)
+
+
+class HandBuilder:
+    def __init__(self, game_id: str, ruleset: str = "hebei", dealer: int = 0, seed: int = 0,
+                 options: dict[str, str] | None = None):
+        self.rules = get_ruleset(ruleset, options)
+        self.record = pb.GameRecord(schema_version=SCHEMA_VERSION, game_id=game_id, dealer=dealer,
+                                    platform=f"mjref-builder {REFEREE_VERSION}", round_wind=pb.E)
+        self.record.ruleset.name = ruleset
+        for key, value in sorted((options or {}).items()):
+            self.record.ruleset.options[key] = value
+        for seat in range(4):
+            self.record.players.add(player_id=f"p{seat}")
+        self.seed = seed
+        self.hands: list[list[int]] | None = None
+        self.front_draws: list[int] = []
+        self.back_draws: list[int] = []
+
+    # -- the deal and the draws -----------------------------------------------------------------
+    def deal(self, *hands) -> "HandBuilder":
+        """Four hands in seat order; the dealer's has 14 tiles (its last one is the 14th dealt)."""
+        self.hands = [_tiles(h) for h in hands]
+        return self
+
+    def _event(self, seat: int) -> pb.Event:
+        return self.record.events.add(seat=seat)
+
+    def draw(self, seat: int, tile, replacement: bool = False) -> "HandBuilder":
+        t = _tiles(tile)[0]
+        (self.back_draws if replacement else self.front_draws).append(t)
+        self._event(seat).draw.CopyFrom(pb.Draw(tile=T.to_proto(t), replacement=replacement))
+        return self
+
+    # -- actions ----------------------------------------------------------------------------
+    def discard(self, seat: int, tile, ready: bool = False) -> "HandBuilder":
+        event = self._event(seat)
+        event.discard.tile = T.to_proto(_tiles(tile)[0])
+        if ready:
+            event.discard.ready = pb.TING
+        return self
+
+    def pon(self, seat: int, tile) -> "HandBuilder":
+        self._event(seat).pon.tile = T.to_proto(_tiles(tile)[0])
+        return self
+
+    def chi(self, seat: int, shown) -> "HandBuilder":
+        self._event(seat).chi.tiles.extend(T.to_proto(t) for t in _tiles(shown))
+        return self
+
+    def kong(self, seat: int, kind: str, tile) -> "HandBuilder":
+        self._event(seat).kong.CopyFrom(pb.Kong(kind=KONG_KIND[kind], tile=T.to_proto(_tiles(tile)[0])))
+        return self
+
+    def win(self, seat: int, kind: str, tile) -> "HandBuilder":
+        self._event(seat).win.CopyFrom(pb.Win(kind=WIN_KIND[kind], tile=T.to_proto(_tiles(tile)[0])))
+        return self
+
+    def pass_(self, seat: int) -> "HandBuilder":
+        getattr(self._event(seat), "pass").SetInParent()  # `pass` is a Python keyword
+        return self
+
+    def auto_play(self, seat: int, on: bool = True) -> "HandBuilder":
+        self._event(seat).auto_play.on = on
+        return self
+
+    def exhaustive_draw(self) -> "HandBuilder":
+        self._event(self.record.dealer).exhaustive_draw.SetInParent()
+        return self
+
+    def draw_discard(self, seat: int, tile) -> "HandBuilder":
+        """摸打: draw a tile and discard it at once."""
+        return self.draw(seat, tile).discard(seat, tile)
+
+    def play_out(self, seat: int, end: bool = True) -> "HandBuilder":
+        """摸打 from `seat` on, each seat in turn, until no live tile is left, then 荒庄.
+
+        The tiles come from the rest of the set in seed order, so only hands that cannot
+        win on them (not ready) keep the record clean. `next_seat` is who would draw next.
+        """
+        wall = Wall([0] * (self.rules.wall_size - 53))
+        wall.front, wall.replacements = len(self.front_draws), len(self.back_draws)
+        wall.back -= len(self.back_draws)
+        rest = iter(self.rest_tiles())
+        while self.rules.live_tiles(wall) > 0:
+            self.draw_discard(seat, next(rest))
+            wall.front += 1
+            seat = (seat + 1) % 4
+        self.next_seat = seat
+        return self.exhaustive_draw() if end else self
+
+    def rest_tiles(self) -> list[int]:
+        """The tiles the script has not placed yet, in the order the wall will hold them."""
+        return self._rest(self._deal_order() + self.front_draws + self.back_draws)
+
+    def _rest(self, used: list[int]) -> list[int]:
+        """The tiles of the set the script has not placed, in seed order."""
+        pool = T.counts(used)
+        rest = []
+        for t in self.rules.tile_kinds:
+            spare = self.rules.copies - pool[t]
+            if spare < 0:
+                raise ValueError(f"the script uses {-spare} too many × {T.label(t)}")
+            rest.extend([t] * spare)
+        random.Random(self.seed).shuffle(rest)
+        return rest
+
+    # -- the wall ---------------------------------------------------------------------------
+    def _deal_order(self) -> list[int]:
+        """The dealt tiles in the order the deal takes them from the front of the wall."""
+        dealer, hands = self.record.dealer, self.hands
+        order = [(dealer + k) % 4 for k in range(4)]
+        taken = [0, 0, 0, 0]
+        out = []
+        for _round in range(3):
+            for s in order:
+                out.extend(hands[s][taken[s]:taken[s] + 4])
+                taken[s] += 4
+        for s in order:
+            out.append(hands[s][12])
+        out.append(hands[dealer][13])
+        return out
+
+    def layout_wall(self) -> list[int]:
+        """Deal, then the normal draws, then the rest of the set shuffled by the seed;
+        replacement draws sit at the back, the first one last."""
+        front = self._deal_order() + self.front_draws
+        return front + self._rest(front + self.back_draws) + self.back_draws[::-1]
+
+    def build(self, claim: bool = True, strict: bool = True) -> pb.GameRecord:
+        """The finished record; with `claim` the claimed result is the referee's own settlement.
+
+        `strict` insists that the script is clean; samples of violations turn it off.
+        """
+        self.record.ClearField("wall")
+        self.record.wall.extend(T.to_proto(t) for t in self.layout_wall())
+        if claim:
+            replay = Replay(self.record, self.rules)
+            replay.run()
+            errors = [v for v in replay.violations if v.severity == ERROR]
+            if not isinstance(replay.phase, Ended) or (strict and errors):
+                raise ValueError(f"the script does not end the hand cleanly: {errors}")
+            outcome = replay.outcome
+            settlement = self.rules.settle(outcome)
+            claimed = self.record.claimed
+            claimed.Clear()
+            claimed.winners.extend(sorted({w.seat for w in outcome.wins}))
+            claimed.payments.extend(settlement.payments)
+            claimed.kong_payments.extend(settlement.kong_payments)
+            for p in settlement.patterns:
+                claimed.patterns.add(seat=p.seat, name=p.name, value=p.value)
+            claimed.has_next_dealer = True
+            claimed.next_dealer = self.rules.next_dealer(outcome)
+        return self.record

@@ -1,0 +1,93 @@
+"""The violation catalogue: every code the referee reports, with its Chinese term and gloss.
+
+Codes are stable identifiers (they become Parquet values and fault-injection labels);
+add new ones, never rename. SPEC.md Appendix B is the source of the list.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.verdict import ERROR, INFO
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    term: str  # the Chinese term a player would use
+    gloss: str  # its English gloss
+    explanation: str
+    severity: str = ERROR
+    variants: str = "all"
+
+
+CODES: dict[str, Code] = {
+    c.code: c
+    for c in (
+        # Record integrity: the record contradicts itself or the physical tiles.
+        Code("TILE_CONSERVATION", "牌数不符", "tile conservation",
+             "the wall or the draws hold a tile kind more (or fewer) times than the set has it"),
+        Code("TILE_COUNT", "多牌/少牌", "wrong tile count",
+             "a seat holds more or fewer tiles than the phase of play allows"),
+        Code("IMPOSSIBLE_TILE", "非法牌", "impossible tile",
+             "an event names a tile code that is no tile, or a tile the ruleset does not use"),
+        Code("DRAW_MISMATCH", "摸牌不符", "tampered draw",
+             "the drawn tile is not the tile the recorded wall holds at that position"),
+        Code("DRAW_FROM_RESERVE", "摸保留牌", "draw from the reserve",
+             "a draw or kong took a tile from the part of the wall that must stay undrawn"),
+        Code("OUT_OF_TURN", "越序", "event out of turn",
+             "an event by a seat that may not act at this point"),
+        Code("ILLEGAL_ACTION", "非法动作", "action not allowed here",
+             "an action of a kind the seat may not take at this point (the legal ones are listed)"),
+        Code("EVENT_AFTER_END", "终局后动作", "event after the hand ended",
+             "the record goes on after the hand was won or drawn"),
+        Code("HAND_INCOMPLETE", "牌局不完整", "incomplete hand",
+             "the record stops before the hand ends"),
+        Code("ILLEGAL_EXHAUSTIVE_DRAW", "误判荒庄", "false exhaustive draw",
+             "荒庄 declared while live tiles remain"),
+        # Actions.
+        Code("DISCARD_NOT_HELD", "打出未持有的牌", "discard of a tile not held",
+             "the seat discarded a tile it does not hold"),
+        Code("CHI_FORBIDDEN", "不能吃", "chi not allowed",
+             "吃 is not allowed in this ruleset", variants="hebei"),
+        Code("ILLEGAL_CALL", "非法吃碰杠", "illegal call",
+             "a 吃/碰/杠 the seat's tiles or the situation do not allow"),
+        Code("CLAIM_PRIORITY", "抢先违规", "claim-priority breach",
+             "a lower claim took the discard over a higher one (胡 > 碰/杠 > 吃)"),
+        Code("MULTIPLE_RON", "一炮多响违规", "several winners on one discard",
+             "more than one seat won on one discard where only the nearest may (截胡)"),
+        Code("FALSE_WIN", "诈胡", "false win",
+             "a win declared with a hand that is not a winning shape, or on a tile it cannot take"),
+        Code("READY_NOT_TENPAI", "非法听牌", "illegal ready declaration",
+             "听 declared with a hand that is not ready (tenpai) after the discard"),
+        Code("READY_TWICE", "重复听牌", "second ready declaration",
+             "听 declared by a seat that has already declared it", variants="hebei"),
+        Code("READY_LOCK_BREACH", "听后换牌", "ready lock breach",
+             "after 听 the seat must discard the tile it just drew", variants="hebei"),
+        Code("READY_PON", "听后碰牌", "pon after ready",
+             "after 听 the seat may not 碰", variants="hebei"),
+        Code("READY_KONG_BREAKS_TENPAI", "听后杠破听", "kong breaks the ready hand",
+             "after 听 a kong is allowed only if the hand is still ready afterwards", variants="hebei"),
+        Code("MISSED_WIN", "漏胡", "missed win",
+             "the seat could have won and did not (allowed here; reported for the record)",
+             severity=INFO),
+        Code("AUTO_WIN_MISSED", "托管漏胡", "auto-play missed a win",
+             "a seat in auto-play (托管/timeout) could win and the system did not win for it"),
+        # Settlement.
+        Code("SETTLEMENT_MISMATCH", "结算不符", "settlement mismatch",
+             "the payments the platform made differ from the recomputed settlement"),
+        Code("KONG_PAYMENT_IN_DRAW", "荒庄计杠分", "kong payments in a drawn hand",
+             "kong payments were made although every kong payment is void in 荒庄", variants="hebei"),
+        Code("WINNERS_MISMATCH", "胡家不符", "winners mismatch",
+             "the platform's winners differ from the winners in the events"),
+        Code("NEXT_DEALER_MISMATCH", "庄家不符", "next dealer mismatch",
+             "the platform's next dealer differs from the dealer rule"),
+        Code("CLAIM_MALFORMED", "结算记录不全", "malformed claimed result",
+             "the claimed result does not give one payment per seat"),
+    )
+}
+
+
+def describe(code: str) -> str:
+    """'漏胡 (missed win)' for a code."""
+    c = CODES[code]
+    return f"{c.term} ({c.gloss})"

@@ -1,0 +1,177 @@
+"""The base ruleset: flags for what is allowed, small hooks for what differs, named options.
+
+A variant subclasses Ruleset, sets its flags, lists its options ([REC] rulings with the
+SPEC default) and overrides the few hooks where its rule book differs. The replay loop
+(referee/referee.py) and the shape analysis (referee/shapes.py) are shared and never copied.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from referee import shapes
+from referee import tiles as T
+from referee.state import ADDED, PON, Meld, Wall
+
+NO_MISSED_WIN_RULE = "none"  # 漏胡 has no consequence (HB-A14)
+
+
+class RulesetError(ValueError):
+    """An unknown ruleset, option or option value."""
+
+
+@dataclass(frozen=True)
+class Option:
+    name: str
+    default: bool | int | str
+    help: str
+    spec: str = ""  # the SPEC ruling it implements, e.g. "HB-A3"
+    choices: tuple[str, ...] = ()
+
+    def parse(self, text: str) -> bool | int | str:
+        if isinstance(self.default, bool):
+            lowered = text.strip().lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise RulesetError(f"option {self.name} takes true or false, not {text!r}")
+        if isinstance(self.default, int):
+            try:
+                return int(text)
+            except ValueError:
+                raise RulesetError(f"option {self.name} takes a whole number, not {text!r}") from None
+        if self.choices and text not in self.choices:
+            raise RulesetError(f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}")
+        return text
+
+
+@dataclass
+class WinInfo:
+    """One winner as the replay saw it."""
+    seat: int
+    kind: str  # actions.SELF_WIN, RON or ROB_WIN
+    tile: int
+    from_seat: int | None  # the discarder or robbed konger; None for a self-draw
+    hand: list[int]  # concealed tiles including the winning tile
+    melds: list[Meld]
+    event_index: int
+    after_replacement: bool = False  # self-draw on a kong replacement (杠上开花)
+    last_tile: bool = False  # won with the last live tile (海底)
+
+
+@dataclass
+class KongInfo:
+    seat: int
+    kong_kind: str
+    tile: int
+    from_seat: int | None
+    event_index: int
+
+
+@dataclass
+class Outcome:
+    """How the hand ended: the input to settlement and to the dealer rule."""
+    dealer: int
+    wins: list[WinInfo] = field(default_factory=list)
+    kongs: list[KongInfo] = field(default_factory=list)
+    exhaustive: bool = False  # 荒庄 / 流局
+
+
+class Ruleset:
+    name = "base"
+    title = ""
+    spec_section = ""
+    tile_kinds: tuple[int, ...] = tuple(range(T.KINDS))
+    copies = 4
+    # Winning shapes beyond 4 sets + a pair (concealed hands only).
+    seven_pairs = False
+    thirteen_orphans = False
+    # Calls.
+    chi_allowed = False
+    chi_from_left_only = True
+    multiple_ron = True  # 一炮多响
+    robbable_kongs: tuple[str, ...] = (ADDED,)
+    # 听 declared together with a discard, and what it locks.
+    ready_with_discard = False
+    ready_locks_discard = False
+    ready_forbids_pon = False
+    ready_kong_keeps_tenpai = False
+    missed_win_rule = NO_MISSED_WIN_RULE
+    options: tuple[Option, ...] = ()
+
+    def __init__(self, values: Mapping[str, str] | None = None):
+        known = {o.name: o for o in self.options}
+        self.values: dict[str, bool | int | str] = {o.name: o.default for o in self.options}
+        for key, text in (values or {}).items():
+            if key not in known:
+                raise RulesetError(f"unknown rule option {key!r} for ruleset {self.name}")
+            self.values[key] = known[key].parse(text)
+
+    def __getitem__(self, option: str):
+        return self.values[option]
+
+    # -- the wall ---------------------------------------------------------------------------
+    @property
+    def wall_size(self) -> int:
+        return len(self.tile_kinds) * self.copies
+
+    def live_tiles(self, wall: Wall) -> int:
+        """Tiles a normal draw may still take; at 0 with a draw due the hand is drawn."""
+        return wall.remaining
+
+    # -- shapes -----------------------------------------------------------------------------
+    def is_win(self, hand: list[int], melds: list[Meld]) -> bool:
+        """Is this concealed hand (winning tile included) with these melds a winning shape?"""
+        return bool(self.win_shapes(hand, melds))
+
+    def win_shapes(self, hand: list[int], melds: list[Meld]) -> list[str]:
+        found = []
+        if shapes.is_standard_win(hand):
+            found.append("standard")
+        if not melds:
+            if self.seven_pairs and shapes.is_seven_pairs(hand):
+                found.append("seven_pairs")
+            if self.thirteen_orphans and shapes.is_thirteen_orphans(hand, pair_kinds=self.orphan_pair_kinds()):
+                found.append("thirteen_orphans")
+        return found
+
+    def orphan_pair_kinds(self):
+        return None
+
+    def added_kong_tiles(self, hand: list[int], melds: list[Meld], drawn: int | None) -> list[int]:
+        """Tiles this seat may 补杠 now: a 碰 of the tile plus a fourth one in hand."""
+        return [m.tile for m in melds if m.kind == PON and hand[m.tile]]
+
+    def waits(self, hand: list[int], melds: list[Meld]) -> tuple[int, ...]:
+        """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check)."""
+        if not self._may_be_ready(hand, melds):
+            return ()
+        return shapes.waits(hand, win=lambda counts, _wilds: self.is_win(counts, melds), kinds=self.tile_kinds)
+
+    def _may_be_ready(self, hand: list[int], melds: list[Meld]) -> bool:
+        """Cheap necessary condition for tenpai, so most hands skip the full wait search."""
+        if shapes.standard_cost(hand) <= 1:
+            return True
+        if melds:
+            return False
+        if self.seven_pairs and sum(c // 2 for c in hand) >= 6:
+            return True
+        if self.thirteen_orphans and sum(1 for t in T.TERMINALS_AND_HONORS if hand[t]) >= 12:
+            return True
+        return False
+
+    def is_tenpai(self, hand: list[int], melds: list[Meld]) -> bool:
+        return bool(self.waits(hand, melds))
+
+    # -- settlement -------------------------------------------------------------------------
+    def settle(self, outcome: Outcome):
+        raise NotImplementedError
+
+    def next_dealer(self, outcome: Outcome) -> int:
+        raise NotImplementedError
+
+    # -- description ------------------------------------------------------------------------
+    @classmethod
+    def describe_options(cls) -> list[Option]:
+        return list(cls.options)

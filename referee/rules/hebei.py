@@ -1,0 +1,191 @@
+"""河北麻将 (Hebei), as SPEC section HB states it (seed: shared/seeds/hebei.txt).
+
+136 tiles, no 吃, no wildcards; 听 is optional, worth nothing and locks the hand; the last
+6 stacks stay in the wall; a per-payer base table plus additive pattern 番; kong money paid
+at the end and void in 荒庄; a cap of ±1000.
+"""
+from __future__ import annotations
+
+from itertools import permutations
+
+from referee import actions as A
+from referee import tiles as T
+from referee.rules.base import Option, Outcome, Ruleset, WinInfo
+from referee.scoring import PUNG, HandView, Ledger, Pattern, best_reading, readings
+from referee.state import CONCEALED, EXPOSED, Wall
+from referee.verdict import PatternScore, Settlement
+
+FIVE_MAN = 4  # 5万, the tile of 捉五
+DRAGONS = tuple(T.DRAGONS)
+
+
+class Hebei(Ruleset):
+    name = "hebei"
+    title = "河北麻将 (Hebei)"
+    spec_section = "HB"
+    seven_pairs = True
+    thirteen_orphans = True
+    chi_allowed = False  # HB.2 "不能吃牌"
+    ready_with_discard = True  # HB.3 听 is declared with a discard
+    # robbable_kongs keeps the base default: only a 补杠 can be robbed (HB-A6).
+    options = (
+        Option("hb_multiple_ron", True, "一炮多响: every seat that declares 胡 on one discard wins", "HB-A1"),
+        Option("hb_13orphans_dragon_pair_only", False,
+               "十三幺 only with a dragon as the duplicate (the literal text)", "HB-A3"),
+        Option("hb_ready_lock", True,
+               "after 听: discard the drawn tile, no 碰, kongs only if still tenpai", "HB-A4"),
+        Option("hb_reserve_tiles", 12, "tiles that stay in the wall (6 stacks)", "HB.1"),
+        Option("hb_odd_tail_tile_excluded", True,
+               "a single tile left at the tail by kong replacements is not drawable", "HB-A5"),
+        Option("hb_haidi_self_draw_only", True, "海底捞月 only on a self-draw of the last live tile", "HB-A7"),
+        Option("hb_zhuowu_unique_wait", False, "捉五 only when 5万 is the hand's only wait", "HB-A8"),
+        Option("hb_menqing_on_discard_win", True, "门清 also on a discard win", "HB-A9"),
+        Option("hb_dadiaoche_stacks_pengpeng", True, "大吊车 and 碰碰胡 both count", "HB-A10"),
+        Option("hb_room_multiplier", 1, "room multiplier applied to every amount before the cap", "HB-A11"),
+        Option("hb_cap", 1000, "each seat's net for the hand is clipped to ±cap (0 = no cap)", "HB.6.4"),
+        Option("hb_dealer_repeats_among_winners", True,
+               "after 一炮多响 the dealer repeats if among the winners", "HB-A12"),
+        Option("hb_added_kong_with_held_tile", True,
+               "补杠 may use a fourth tile already held, not only the one just drawn", "HB-A13"),
+        Option("hb_ready_checks", True, "check 听 declarations and the lock when the log has them", "HB-A15"),
+    )
+
+    def __init__(self, values=None):
+        super().__init__(values)
+        self.multiple_ron = self["hb_multiple_ron"]
+        lock = self["hb_ready_lock"] and self["hb_ready_checks"]
+        self.ready_locks_discard = self.ready_forbids_pon = self.ready_kong_keeps_tenpai = lock
+        self.patterns = self._patterns()
+
+    # -- HB.1 the wall: the last 6 stacks stay, and so does an odd tile left by replacements --
+    def live_tiles(self, wall: Wall) -> int:
+        odd_tail = wall.replacements % 2 if self["hb_odd_tail_tile_excluded"] else 0
+        return wall.remaining - self["hb_reserve_tiles"] - odd_tail
+
+    # -- HB.5 winning shapes ----------------------------------------------------------------
+    def orphan_pair_kinds(self):
+        return DRAGONS if self["hb_13orphans_dragon_pair_only"] else None
+
+    def added_kong_tiles(self, hand, melds, drawn):
+        if self["hb_added_kong_with_held_tile"]:
+            return super().added_kong_tiles(hand, melds, drawn)
+        return [t for t in super().added_kong_tiles(hand, melds, drawn) if t == drawn]
+
+    # -- HB.6.2 pattern 番 ------------------------------------------------------------------
+    def _patterns(self) -> tuple[Pattern, ...]:
+        def seven_pairs(v: HandView) -> bool:
+            return v.shape == "seven_pairs"
+
+        def quads(v: HandView) -> int:
+            return sum(1 for c in v.win.hand if c == 4) if seven_pairs(v) else 0
+
+        def one_suit(v: HandView) -> bool:
+            return len(v.suits) == 1 and not v.has_honors
+
+        def half_suit(v: HandView) -> bool:
+            return len(v.suits) == 1 and v.has_honors
+
+        def all_pungs(v: HandView) -> bool:
+            return v.shape == "standard" and all(kind == PUNG for kind, _ in v.sets)
+
+        def dragon(v: HandView) -> bool:
+            return v.shape == "standard" and len(v.win.melds) == 4
+
+        def dragon_line(v: HandView) -> bool:
+            return any(v.has_chows(9 * s, 9 * s + 3, 9 * s + 6) for s in range(3))
+
+        def flower_dragon(v: HandView) -> bool:
+            return any(v.has_chows(9 * a, 9 * b + 3, 9 * c + 6) for a, b, c in permutations(range(3)))
+
+        def catch_five(v: HandView) -> bool:
+            if v.win.tile != FIVE_MAN or ("chow", FIVE_MAN - 1) not in v.concealed_sets:
+                return False
+            if not self["hb_zhuowu_unique_wait"]:
+                return True
+            before = list(v.win.hand)
+            before[FIVE_MAN] -= 1
+            return self.waits(before, v.win.melds) == (FIVE_MAN,)
+
+        def concealed(v: HandView) -> bool:
+            return not v.open_melds and (v.win.kind == A.SELF_WIN or self["hb_menqing_on_discard_win"])
+
+        def sea_bottom(v: HandView) -> bool:
+            return v.win.last_tile and (v.win.kind == A.SELF_WIN or not self["hb_haidi_self_draw_only"])
+
+        big_wait_replaces = () if self["hb_dadiaoche_stacks_pengpeng"] else ("碰碰胡",)
+        return (
+            Pattern("门清", "concealed hand", 2, concealed),
+            Pattern("抢杠胡", "robbing a kong", 2, lambda v: v.win.kind == A.ROB_WIN),
+            Pattern("杠上开花", "win on a kong replacement", 2, lambda v: v.win.after_replacement),
+            Pattern("碰碰胡", "all pungs", 3, all_pungs),
+            Pattern("大吊车", "four melds, single wait", 2, dragon, replaces=big_wait_replaces),
+            Pattern("青一色", "one suit", 3, one_suit),
+            Pattern("混一色", "one suit with honors", 2, half_suit),
+            Pattern("清风", "all honors", 3, lambda v: not v.suits),
+            Pattern("一条龙", "pure straight", 2, dragon_line),
+            Pattern("七对", "seven pairs", 2, seven_pairs),
+            Pattern("十三幺", "thirteen orphans", 10, lambda v: v.shape == "thirteen_orphans"),
+            Pattern("海底捞月", "last tile", 2, sea_bottom),
+            Pattern("混七对", "seven pairs, one suit with honors", 4,
+                    lambda v: seven_pairs(v) and half_suit(v) and not quads(v), replaces=("混一色", "七对")),
+            Pattern("青七对", "seven pairs, one suit", 5,
+                    lambda v: seven_pairs(v) and one_suit(v) and not quads(v), replaces=("青一色", "七对")),
+            Pattern("豪华七对 单豪", "seven pairs with a set of four", 8, lambda v: quads(v) == 1, replaces=("七对",)),
+            Pattern("豪华七对 双豪", "seven pairs with two sets of four", 16, lambda v: quads(v) == 2,
+                    replaces=("七对",)),
+            Pattern("豪华七对 三豪", "seven pairs with three sets of four", 32, lambda v: quads(v) == 3,
+                    replaces=("七对",)),
+            Pattern("花龙", "mixed straight", 5, flower_dragon),
+            Pattern("捉五", "5万 into the 4万-6万 gap", 5, catch_five),
+        )
+
+    # -- HB.6.1 base per payer --------------------------------------------------------------
+    @staticmethod
+    def base_per_payer(win: WinInfo, payer: int, dealer: int) -> int:
+        if win.kind == A.SELF_WIN:
+            if win.seat == dealer:
+                return 4  # 庄家自摸: each of 3 pays 4
+            return 4 if payer == dealer else 2  # 闲家自摸
+        if win.seat == dealer:
+            return 8  # 庄家点炮 (the dealer wins on a discard)
+        return 6 if payer == dealer else 5  # 庄家放炮 / 闲家放炮; a robbed konger pays as discarder
+
+    def settle(self, outcome: Outcome) -> Settlement:
+        ledger, scored = Ledger(), []
+        multiplier = self["hb_room_multiplier"]
+        for win in outcome.wins:
+            _view, patterns = best_reading(self.patterns, readings(win, self.win_shapes(win.hand, win.melds)))
+            fan = sum(p.value for p in patterns)
+            scored.extend(PatternScore(win.seat, p.name, p.value) for p in patterns)
+            payers = [s for s in range(4) if s != win.seat] if win.kind == A.SELF_WIN else [win.from_seat]
+            names = "+".join(p.name for p in patterns) or "平胡"
+            for payer in payers:
+                base = self.base_per_payer(win, payer, outcome.dealer)
+                ledger.pay(payer, win.seat, (base + fan) * multiplier, f"{win.kind}: base {base} + {fan} ({names})")
+        if not outcome.exhaustive:  # HB.6.3: "荒庄时，不计杠分"
+            for kong in outcome.kongs:
+                if kong.kong_kind == EXPOSED:
+                    ledger.pay(kong.from_seat, kong.seat, 3 * multiplier, "放杠", kong=True)
+                else:
+                    each, label = (2, "暗杠") if kong.kong_kind == CONCEALED else (1, "明杠")
+                    for payer in range(4):
+                        if payer != kong.seat:
+                            ledger.pay(payer, kong.seat, each * multiplier, label, kong=True)
+        if self["hb_cap"] > 0:
+            ledger.cap(self["hb_cap"])
+        return Settlement(
+            payments=ledger.nets(),
+            kong_payments=ledger.nets(kong_only=True),
+            patterns=tuple(scored),
+            lines=ledger.lines(),
+        )
+
+    # -- HB.1 dealer ------------------------------------------------------------------------
+    def next_dealer(self, outcome: Outcome) -> int:
+        winners = {w.seat for w in outcome.wins}
+        if outcome.exhaustive or outcome.dealer in winners and (
+            len(winners) == 1 or self["hb_dealer_repeats_among_winners"]
+        ):
+            return outcome.dealer
+        return (outcome.dealer + 1) % 4
+

@@ -1,0 +1,97 @@
+"""The table during replay: wall, hands, melds, rivers and per-seat flags. No rules here."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee import tiles as T
+
+PON, CHI, KONG = "pon", "chi", "kong"
+CONCEALED, EXPOSED, ADDED = "concealed", "exposed", "added"
+
+
+@dataclass
+class Meld:
+    kind: str  # PON, CHI or KONG
+    tile: int  # the pung/kong tile, or the lowest tile of a chow
+    from_seat: int | None  # whose discard was claimed; None for a concealed kong
+    kong_kind: str | None = None  # CONCEALED, EXPOSED or ADDED for kongs
+    claimed_tile: int | None = None
+
+    @property
+    def is_open(self) -> bool:
+        """Breaks 门清: every meld but a concealed kong."""
+        return not (self.kind == KONG and self.kong_kind == CONCEALED)
+
+    @property
+    def tiles(self) -> list[int]:
+        if self.kind == CHI:
+            return [self.tile, self.tile + 1, self.tile + 2]
+        return [self.tile] * (4 if self.kind == KONG else 3)
+
+    def __str__(self) -> str:
+        label = {PON: "碰", CHI: "吃", KONG: {CONCEALED: "暗杠", EXPOSED: "明杠", ADDED: "补杠"}.get(self.kong_kind, "杠")}
+        return f"{label[self.kind] if self.kind != KONG else label[KONG]} {T.format_tiles(self.tiles)}"
+
+
+@dataclass
+class Seat:
+    index: int
+    hand: list[int] = field(default_factory=lambda: [0] * T.KINDS)
+    melds: list[Meld] = field(default_factory=list)
+    river: list[int] = field(default_factory=list)
+    ready: bool = False  # 听 declared
+    auto_play: bool = False
+    # Missed-win lock (漏胡): kinds this seat may not win on by discard until it draws.
+    ron_locked: set[int] | None = None
+
+    @property
+    def tile_count(self) -> int:
+        """Tiles held, a kong counted as three (so 13 between turns, 14 on turn)."""
+        return sum(self.hand) + 3 * len(self.melds)
+
+    def concealed(self) -> str:
+        return T.format_counts(self.hand)
+
+
+@dataclass
+class Wall:
+    """The logged wall: the deal and draws take from the front, replacements from the back."""
+    tiles: list[int]
+    front: int = 0
+    back: int = 0  # exclusive end of the undrawn part
+    replacements: int = 0  # kong replacement tiles taken so far (K in SPEC HB-A5)
+
+    def __post_init__(self) -> None:
+        self.back = len(self.tiles)
+
+    @property
+    def remaining(self) -> int:
+        return self.back - self.front
+
+    def take_front(self) -> int:
+        tile = self.tiles[self.front]
+        self.front += 1
+        return tile
+
+    def take_back(self) -> int:
+        self.back -= 1
+        self.replacements += 1
+        return self.tiles[self.back]
+
+
+@dataclass
+class Table:
+    seats: list[Seat]
+    dealer: int
+    wall: Wall | None  # None when the platform did not log the wall
+    # Tiles drawn when the wall is not logged, for conservation checks.
+    seen: list[int] = field(default_factory=lambda: [0] * T.KINDS)
+    draws: int = 0  # normal draws made (when the wall is not logged)
+    replacements: int = 0
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % 4
+
+    def distance(self, from_seat: int, to_seat: int) -> int:
+        """Steps in play order from one seat to another (1 = 下家)."""
+        return (to_seat - from_seat) % 4

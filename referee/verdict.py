@@ -1,0 +1,99 @@
+"""The referee's output: violations, the recomputed settlement and the diff. Plain values."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+CLEAN, VIOLATIONS, UNREPLAYABLE = "clean", "violations", "unreplayable"
+ERROR, INFO = "error", "info"
+
+
+@dataclass(frozen=True)
+class Violation:
+    code: str
+    seat: int | None
+    # Index into GameRecord.events; None for the record as a whole (deal, settlement).
+    event_index: int | None
+    message: str
+    severity: str = ERROR
+
+
+@dataclass(frozen=True)
+class PatternScore:
+    seat: int
+    name: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Settlement:
+    # Net per seat for the hand, kong money included; positive = receives.
+    payments: tuple[int, ...]
+    kong_payments: tuple[int, ...]
+    patterns: tuple[PatternScore, ...] = ()
+    # Human-readable lines: who pays whom and why.
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision point for one seat: what was legal and what was done (for traces)."""
+    event_index: int
+    seat: int
+    window: str
+    legal: tuple[str, ...]
+    taken: str
+
+
+@dataclass
+class Verdict:
+    game_id: str
+    ruleset: str
+    status: str
+    reason: str = ""  # why a record is unreplayable
+    violations: list[Violation] = field(default_factory=list)
+    recomputed: Settlement | None = None
+    claimed: tuple[int, ...] | None = None
+    winners: tuple[int, ...] = ()
+    event_count: int = 0
+    decisions: list[Decision] = field(default_factory=list)
+
+    @property
+    def mismatch(self) -> bool:
+        return (
+            self.recomputed is not None
+            and self.claimed is not None
+            and tuple(self.recomputed.payments) != tuple(self.claimed)
+        )
+
+    @property
+    def errors(self) -> list[Violation]:
+        return [v for v in self.violations if v.severity == ERROR]
+
+    def to_json(self) -> dict:
+        return {
+            "game_id": self.game_id,
+            "ruleset": self.ruleset,
+            "status": self.status,
+            "reason": self.reason or None,
+            "violations": [
+                {
+                    "code": v.code,
+                    "severity": v.severity,
+                    "seat": v.seat,
+                    "event_index": v.event_index,
+                    "message": v.message,
+                }
+                for v in self.violations
+            ],
+            "winners": list(self.winners),
+            "settlement": {
+                "claimed": list(self.claimed) if self.claimed is not None else None,
+                "recomputed": list(self.recomputed.payments) if self.recomputed else None,
+                "kong_payments": list(self.recomputed.kong_payments) if self.recomputed else None,
+                "patterns": [
+                    {"seat": p.seat, "name": p.name, "value": p.value}
+                    for p in (self.recomputed.patterns if self.recomputed else ())
+                ],
+            },
+            "mismatch": self.mismatch,
+        }

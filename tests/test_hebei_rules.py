@@ -1,0 +1,186 @@
+"""Hebei worked examples (SPEC HB.7: HB-1..HB-10), the Appendix A computations, and the
+Hebei rules that are not a single event: the reserve, the cap, the dealer, the patterns."""
+import pytest
+
+from referee import actions as A
+from referee import tiles as T
+from referee.rules import get_ruleset
+from referee.rules.base import KongInfo, Outcome, WinInfo
+from referee.state import CONCEALED, EXPOSED, ADDED, KONG, PON, Meld, Wall
+
+DEALER, B, C, D = 0, 1, 2, 3  # SPEC Appendix A: A = dealer, B = its 下家, C = 对家, D = 上家
+PLAIN = "234m345p678s55m"  # with an open 碰 of E this hand scores no pattern at all
+PLAIN_MELDS = [Meld(PON, T.parse("E")[0], from_seat=3)]
+
+
+def win(seat, kind, hand, tile, melds=(), from_seat=None, **flags):
+    return WinInfo(seat, kind, T.parse(tile)[0], from_seat, T.counts(T.parse(hand)), list(melds), 0, **flags)
+
+
+def settle(*wins, kongs=(), exhaustive=False, **options):
+    rules = get_ruleset("hebei", {k: str(v) for k, v in options.items()})
+    return rules.settle(Outcome(DEALER, list(wins), list(kongs), exhaustive))
+
+
+def names(settlement, seat):
+    return {p.name: p.value for p in settlement.patterns if p.seat == seat}
+
+
+# -- HB-1..HB-5: the base table (HB.6.1), with a hand that scores no pattern ------------------
+@pytest.mark.parametrize("label, winner, kind, from_seat, expected", [
+    ("HB-1 庄家自摸", DEALER, A.SELF_WIN, None, (12, -4, -4, -4)),
+    ("HB-2 闲家自摸", B, A.SELF_WIN, None, (-4, 8, -2, -2)),
+    ("HB-3 庄家点炮", DEALER, A.RON, C, (8, 0, -8, 0)),
+    ("HB-4 闲家胡 庄家放炮", B, A.RON, DEALER, (-6, 6, 0, 0)),
+    ("HB-5 闲家胡 闲家放炮", B, A.RON, C, (0, 5, -5, 0)),
+])
+def test_base_table(label, winner, kind, from_seat, expected):
+    result = settle(win(winner, kind, PLAIN, "5m", PLAIN_MELDS, from_seat))
+    assert names(result, winner) == {}, label
+    assert result.payments == expected, label
+    assert sum(result.payments) == 0
+
+
+# -- HB-6..HB-9: kong payments (HB.6.3) -------------------------------------------------------
+@pytest.mark.parametrize("label, kong, expected", [
+    ("HB-6 放杠", KongInfo(B, EXPOSED, 4, D, 0), (0, 3, 0, -3)),
+    ("HB-7 明杠", KongInfo(B, ADDED, 4, None, 0), (-1, 3, -1, -1)),
+    ("HB-8 暗杠", KongInfo(B, CONCEALED, 4, None, 0), (-2, 6, -2, -2)),
+])
+def test_kong_payments(label, kong, expected):
+    result = settle(kongs=[kong])
+    assert result.kong_payments == expected, label
+    assert result.payments == expected, label
+
+
+def test_hb9_kong_payments_void_in_exhaustive_draw():
+    kongs = [KongInfo(B, EXPOSED, 4, D, 0), KongInfo(C, CONCEALED, 9, None, 0)]
+    assert settle(kongs=kongs, exhaustive=True).payments == (0, 0, 0, 0)
+    assert settle(kongs=kongs).payments == (-2, 1, 6, -5)
+
+
+# -- HB-10: the 七对 identities (HB.6.2) -------------------------------------------------------
+@pytest.mark.parametrize("hand, expected", [
+    ("11m22p33s44m55p66s77m", {"七对": 2, "门清": 2}),
+    ("11m22m33m44m55mEEFF", {"混七对": 4, "门清": 2}),  # = 混一色 2 + 七对 2
+    ("11m22m33m44m55m66m99m", {"青七对": 5, "门清": 2}),  # = 清一色 3 + 七对 2
+    ("1111m22m33m44m55m99m", {"青一色": 3, "豪华七对 单豪": 8, "门清": 2}),  # 3 + 8 = 11
+    ("1111m2222p33s44m55p", {"豪华七对 双豪": 16, "门清": 2}),
+    ("1111m2222p3333s44m", {"豪华七对 三豪": 32, "门清": 2}),
+    ("EESSWWNNCCFFPP", {"清风": 3, "七对": 2, "门清": 2}),
+])
+def test_hb10_seven_pairs_identities(hand, expected):
+    tile = T.NAMES[T.parse(hand)[-1]]
+    assert names(settle(win(B, A.SELF_WIN, hand, tile)), B) == expected
+
+
+# -- Appendix A (HB) ---------------------------------------------------------------------------
+def test_appendix_a_concealed_pure_all_pungs_self_draw():
+    result = settle(win(B, A.SELF_WIN, "111m333m555m777m99m", "9m"))
+    assert names(result, B) == {"青一色": 3, "碰碰胡": 3, "门清": 2}
+    assert result.payments == (-12, 32, -10, -10)
+
+
+def test_appendix_a_dealer_seven_pairs_on_discard():
+    result = settle(win(DEALER, A.RON, "11m22p33s44m55p66s77m", "7m", from_seat=C))
+    assert names(result, DEALER) == {"七对": 2, "门清": 2}
+    assert result.payments == (12, 0, -12, 0)
+
+
+def test_appendix_a_kong_settlement():
+    kongs = [KongInfo(B, EXPOSED, 4, D, 0), KongInfo(B, CONCEALED, 9, None, 0)]
+    assert settle(kongs=kongs).kong_payments == (-2, 9, -2, -5)
+    assert settle(kongs=kongs, exhaustive=True).payments == (0, 0, 0, 0)
+
+
+# -- further patterns ------------------------------------------------------------------------
+def test_pattern_additions_follow_the_table():
+    # 一条龙 + 门清 on a discard from a non-dealer: 5 + 4 per payer.
+    result = settle(win(B, A.RON, "123m456m789m123p55s", "5s", from_seat=C))
+    assert names(result, B) == {"一条龙": 2, "门清": 2}
+    assert result.payments == (0, 9, -9, 0)
+    # 花龙: 123m 456p 789s.
+    assert names(settle(win(B, A.RON, "123m456p789sEEE55s", "5s", from_seat=C)), B) == {"花龙": 5, "门清": 2}
+    # 十三幺 with any duplicate (HB-A3).
+    assert names(settle(win(B, A.SELF_WIN, "19m19p19sESWNCFP1m", "1m")), B) == {"十三幺": 10, "门清": 2}
+
+
+def test_thirteen_orphans_dragon_pair_only_option():
+    rules = get_ruleset("hebei", {"hb_13orphans_dragon_pair_only": "true"})
+    assert not rules.is_win(T.counts(T.parse("19m19p19sESWNCFP1m")), [])
+    assert rules.is_win(T.counts(T.parse("19m19p19sESWNCFPC")), [])
+
+
+def test_big_wait_after_four_melds_stacks_with_all_pungs():
+    melds = [Meld(PON, t, from_seat=3) for t in T.parse("1p5s9s")] + [Meld(KONG, T.parse("E")[0], 3, EXPOSED)]
+    result = settle(win(B, A.RON, "CC", "C", melds, from_seat=C))
+    assert names(result, B) == {"碰碰胡": 3, "大吊车": 2}
+    result = settle(win(B, A.RON, "CC", "C", melds, from_seat=C), hb_dadiaoche_stacks_pengpeng="false")
+    assert names(result, B) == {"大吊车": 2}
+
+
+def test_catch_five_needs_the_gap_and_the_option_needs_a_unique_wait():
+    # 4m_6m around the gap, won on 5m, and 5m is the only wait: 捉五 +5 either way.
+    gap = "456m123p789p222s55s"
+    assert "捉五" in names(settle(win(B, A.RON, gap, "5m", from_seat=C)), B)
+    assert "捉五" in names(settle(win(B, A.RON, gap, "5m", from_seat=C), hb_zhuowu_unique_wait="true"), B)
+    # 34m+456m: 5m completes 4-5-6 in one reading (HB-A8), but the hand also waits on 2m.
+    open_wait = "345m456m123p789p55s"
+    assert "捉五" in names(settle(win(B, A.RON, open_wait, "5m", from_seat=C)), B)
+    strict = settle(win(B, A.RON, open_wait, "5m", from_seat=C), hb_zhuowu_unique_wait="true")
+    assert "捉五" not in names(strict, B)
+    # 5m won into a pair is no 捉五.
+    assert "捉五" not in names(settle(win(B, A.RON, "123m55m123p789p789s", "5m", from_seat=C)), B)
+
+
+def test_sea_bottom_and_kong_flower_and_robbing():
+    assert names(settle(win(B, A.SELF_WIN, PLAIN, "5m", PLAIN_MELDS, last_tile=True)), B) == {"海底捞月": 2}
+    # HB-A7: 海底 only on a self-draw.
+    assert names(settle(win(B, A.RON, PLAIN, "5m", PLAIN_MELDS, C, last_tile=True)), B) == {}
+    assert names(settle(win(B, A.SELF_WIN, PLAIN, "5m", PLAIN_MELDS, after_replacement=True)), B) == {"杠上开花": 2}
+    assert names(settle(win(B, A.ROB_WIN, PLAIN, "5m", PLAIN_MELDS, C)), B) == {"抢杠胡": 2}
+
+
+def test_menqing_on_discard_win_option():
+    hand = "234m345p678s55mEEE"
+    assert names(settle(win(B, A.RON, hand, "5m", from_seat=C)), B) == {"门清": 2}
+    assert names(settle(win(B, A.RON, hand, "5m", from_seat=C), hb_menqing_on_discard_win="false"), B) == {}
+
+
+def test_highest_reading_is_scored():
+    # 111222333m reads as three pungs (碰碰胡 with EEE) or three chows (nothing): REC-global-2.
+    result = settle(win(B, A.SELF_WIN, "111222333mEEE55p", "5p"))
+    assert names(result, B) == {"碰碰胡": 3, "门清": 2}
+
+
+# -- the wall: HB-A5 -------------------------------------------------------------------------
+def test_reserve_leaves_71_live_draws_without_kongs():
+    rules = get_ruleset("hebei")
+    wall = Wall([0] * 136)
+    wall.front = 53
+    assert rules.live_tiles(wall) == 71
+    wall.take_back()  # one kong replacement leaves an odd tail tile that is not drawable
+    assert rules.live_tiles(wall) == 69
+    wall.take_back()
+    assert rules.live_tiles(wall) == 69
+
+
+# -- the cap: HB-A11 -------------------------------------------------------------------------
+def test_cap_clips_the_winner_and_keeps_zero_sum():
+    result = settle(win(DEALER, A.SELF_WIN, "19m19p19sESWNCFP1m", "1m"), hb_room_multiplier=100)
+    # (4 + 十三幺 10 + 门清 2) x 100 = 1600 from each; 4800 clipped to 1000, payers pro rata, floored.
+    assert result.payments == (999, -333, -333, -333)
+    uncapped = settle(win(DEALER, A.SELF_WIN, "19m19p19sESWNCFP1m", "1m"), hb_room_multiplier=100, hb_cap=0)
+    assert uncapped.payments == (4800, -1600, -1600, -1600)
+
+
+# -- the dealer: HB.1 and HB-A12 -------------------------------------------------------------
+def test_next_dealer():
+    rules = get_ruleset("hebei")
+    plain = lambda seat: win(seat, A.RON, PLAIN, "5m", PLAIN_MELDS, (seat + 2) % 4)  # noqa: E731
+    assert rules.next_dealer(Outcome(DEALER, [plain(DEALER)])) == DEALER
+    assert rules.next_dealer(Outcome(DEALER, [plain(B)])) == B
+    assert rules.next_dealer(Outcome(DEALER, exhaustive=True)) == DEALER
+    assert rules.next_dealer(Outcome(DEALER, [plain(DEALER), plain(C)])) == DEALER
+    other = get_ruleset("hebei", {"hb_dealer_repeats_among_winners": "false"})
+    assert other.next_dealer(Outcome(DEALER, [plain(DEALER), plain(C)])) == B
