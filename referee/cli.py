@@ -69,12 +69,12 @@ def parse_options(pairs: list[str]) -> dict[str, str]:
 
 
 # -- verify ---------------------------------------------------------------------------------
-def judge(item, options: dict[str, str]) -> Verdict:
+def judge(item, options: dict[str, str], trace: bool = False) -> Verdict:
     if isinstance(item, str):
         return Verdict("", "", UNREPLAYABLE, reason=item)
     if isinstance(item, bytes):
-        return verify_bytes(item, options)
-    return verify_record(item, options)
+        return verify_bytes(item, options, trace)
+    return verify_record(item, options, trace)
 
 
 def render_text(source: str, verdict: Verdict) -> str:
@@ -98,12 +98,15 @@ def render_text(source: str, verdict: Verdict) -> str:
             cells = "".join(f"{x:>7}" for x in row) if row is not None else "      (none)"
             lines.append(f"    {label:<12}{cells}")
         if verdict.recomputed is not None:
-            for p in verdict.recomputed.patterns:
-                lines.append(f"    seat {p.seat}: {p.name} {p.value}")
+            for seat in sorted({p.seat for p in verdict.recomputed.patterns}):
+                scored = ", ".join(f"{p.name} {p.value}" for p in verdict.recomputed.patterns if p.seat == seat)
+                lines.append(f"    seat {seat} patterns: {scored}")
             for line in verdict.recomputed.lines:
                 lines.append(f"    {line}")
         if verdict.mismatch:
             lines.append("  settlement MISMATCH")
+    for d in verdict.decisions:
+        lines.append(f"  event {d.event_index} seat {d.seat} {d.window}: took {d.taken}; legal: {', '.join(d.legal)}")
     return "\n".join(lines)
 
 
@@ -111,9 +114,12 @@ def cmd_verify(args) -> int:
     options = parse_options(args.option)
     worst = 0
     for source, item in iter_inputs(args.paths):
-        verdict = judge(item, options)
+        verdict = judge(item, options, args.trace)
         if args.json:
-            print(json.dumps({"source": source, **verdict.to_json()}, ensure_ascii=False), flush=True)
+            row = {"source": source, **verdict.to_json()}
+            if args.trace:
+                row["decisions"] = [vars(d) for d in verdict.decisions]
+            print(json.dumps(row, ensure_ascii=False), flush=True)
         else:
             print(render_text(source, verdict), flush=True)
         worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status])
@@ -168,6 +174,8 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("--json", action="store_true", help="one JSON object per record")
     verify.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                         help="set a rule option, overriding the record's own (repeatable)")
+    verify.add_argument("--trace", action="store_true",
+                        help="also list every decision point: the legal actions and the one taken")
     verify.set_defaults(func=cmd_verify)
 
     sub.add_parser("rulesets", help="list rulesets with their options and defaults").set_defaults(func=cmd_rulesets)

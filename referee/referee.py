@@ -77,6 +77,8 @@ class Replay:
         self.index: int | None = None
         self.last_draw: list[int | None] = [None] * 4
         self.last_live_draw = False  # the latest draw took the last live tile (海底)
+        self._waits: list[tuple | None] = [None] * 4  # per seat: (tiles key, waits)
+        self.drawn_tile_wins = False  # the active seat's latest draw completes its hand
         self.table: Table | None = None
         self.outcome = Outcome(dealer=record.dealer)
         self.phase = None
@@ -180,6 +182,8 @@ class Replay:
         """Deal; the dealer then acts on its 14th tile as on a draw."""
         self.table = self._deal()
         self.phase = Turn(self.table.dealer, drew=True)
+        dealer = self.table.seats[self.table.dealer]
+        self.drawn_tile_wins = self.rules.is_win(dealer.hand, dealer.melds)
 
     def step(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
@@ -344,13 +348,24 @@ class Replay:
         return None
 
     def why_not_ron(self, seat: int, tile: int):
-        s = self.table.seats[seat]
-        hand = list(s.hand)
-        hand[tile] += 1
-        if not self.rules.is_win(hand, s.melds):
+        if not self.can_ron(seat, tile):
+            s = self.table.seats[seat]
             return "FALSE_WIN", (f"seat {seat} declared 胡 on {T.label(tile)} with {s.concealed()}"
                                  f"{self.melds_text(s)}, not a winning hand")
         return None
+
+    def can_ron(self, seat: int, tile: int) -> bool:
+        return tile in self.waits_of(seat)
+
+    def waits_of(self, seat: int) -> tuple[int, ...]:
+        """The seat's waits, recomputed only when its own tiles have changed (they are
+        asked for on every other seat's discard)."""
+        s = self.table.seats[seat]
+        key = (tuple(s.hand), len(s.melds))
+        cached = self._waits[seat]
+        if cached is None or cached[0] != key:
+            cached = self._waits[seat] = (key, self.rules.waits(s.hand, s.melds))
+        return cached[1]
 
     def why_not_call(self, seat: int, action: A.Action, discarder: int):
         s, tile = self.table.seats[seat], action.tile
@@ -398,7 +413,7 @@ class Replay:
         elif isinstance(phase, Claim) and seat != phase.discarder:
             tile = phase.tile
             legal.append(A.Action(A.PASS))
-            if self.why_not_ron(seat, tile) is None:
+            if self.can_ron(seat, tile):
                 legal.append(A.Action(A.RON, tile))
             for kind in (A.PON, A.KONG_EXPOSED):
                 if self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
@@ -409,7 +424,7 @@ class Replay:
                         legal.append(A.Action(A.CHI, low))
         elif isinstance(phase, Rob) and seat != phase.konger:
             legal.append(A.Action(A.PASS))
-            if self.why_not_ron(seat, phase.tile) is None:
+            if self.can_ron(seat, phase.tile):
                 legal.append(A.Action(A.ROB_WIN, phase.tile))
         elif isinstance(phase, DrawDue) and seat == phase.seat:
             legal.append(A.Action(A.DRAW))
@@ -436,9 +451,9 @@ class Replay:
     def check_missed_win(self, seat: int, win: A.Action, phase) -> None:
         """A win the seat could have declared and did not: 漏胡, a violation under auto-play."""
         if win.kind == A.SELF_WIN:
-            possible = self.why_not_self_win(seat, phase) is None
+            possible = phase.drew and self.drawn_tile_wins
         else:
-            possible = self.why_not_ron(seat, win.tile) is None
+            possible = self.can_ron(seat, win.tile)
         if not possible:
             return
         s = self.table.seats[seat]
@@ -481,7 +496,11 @@ class Replay:
             if meld.kind == PON and meld.tile == tile:
                 meld.kind, meld.kong_kind = KONG, ADDED
                 break
-        self.phase = Rob(seat, tile, self.index, {})
+        if ADDED in self.rules.robbable_kongs:
+            self.phase = Rob(seat, tile, self.index, {})
+        else:
+            self.outcome.kongs.append(KongInfo(seat, ADDED, tile, None, self.index))
+            self.phase = DrawDue(seat, replacement=True)
 
     # -- the claim window after a discard -------------------------------------------------------
     def claim_action(self, kind: str, event: pb.Event, tile: int) -> A.Action | None:
@@ -546,6 +565,11 @@ class Replay:
 
     def close_claim(self, phase: Claim, closer: pb.Event | None) -> None:
         declared = phase.declared
+        if not declared and not self.trace:  # the common case: nobody claimed
+            for seat in self.others(phase.discarder):
+                self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
+            self.phase = DrawDue(self.table.next_seat(phase.discarder), replacement=False)
+            return
         wins = sorted((s for s, (a, _) in declared.items() if a.kind == A.RON),
                       key=lambda s: self.table.distance(phase.discarder, s))
         calls = {s: a for s, (a, _) in declared.items() if a.kind in A.CALLS}
@@ -588,6 +612,8 @@ class Replay:
     def note_claim_decision(self, seat: int, phase, action: A.Action) -> None:
         if self.trace:
             legal = tuple(str(a) for a in self.legal_actions(seat, phase))
+            if legal == (A.PASS,) and action.kind == A.PASS:
+                return  # nothing to decide
             self.decisions.append(Decision(phase.index, seat, "claim" if isinstance(phase, Claim) else "rob",
                                            legal, str(action)))
 
@@ -685,6 +711,7 @@ class Replay:
         self.last_live_draw = not phase.replacement and live == 1
         tile = self.take_tile(seat, event, phase.replacement)
         s = self.table.seats[seat]
+        self.drawn_tile_wins = tile in self.waits_of(seat)
         s.hand[tile] += 1
         self.last_draw[seat] = tile
         self.phase = Turn(seat, drew=True, replacement=phase.replacement)

@@ -29,8 +29,11 @@ class Meld:
         return [self.tile] * (4 if self.kind == KONG else 3)
 
     def __str__(self) -> str:
-        label = {PON: "碰", CHI: "吃", KONG: {CONCEALED: "暗杠", EXPOSED: "明杠", ADDED: "补杠"}.get(self.kong_kind, "杠")}
-        return f"{label[self.kind] if self.kind != KONG else label[KONG]} {T.format_tiles(self.tiles)}"
+        if self.kind == KONG:
+            label = {CONCEALED: "暗杠", EXPOSED: "明杠", ADDED: "补杠"}.get(self.kong_kind, "杠")
+        else:
+            label = {PON: "碰", CHI: "吃"}[self.kind]
+        return f"{label} {T.format_tiles(self.tiles)}"
 
 
 @dataclass

@@ -25,7 +25,11 @@ def verify_record(record: pb.GameRecord, overrides: Mapping[str, str] | None = N
         rules = get_ruleset(name, options)
     except RulesetError as err:
         return Verdict(record.game_id, name, UNREPLAYABLE, reason=str(err), event_count=len(record.events))
-    return referee(record, rules, trace)
+    try:
+        return referee(record, rules, trace)
+    except Exception as err:  # a referee bug must not take a batch down; the reason says so
+        return Verdict(record.game_id, name, UNREPLAYABLE, event_count=len(record.events),
+                       reason=f"internal referee error (please report): {type(err).__name__}: {err}")
 
 
 def verify_bytes(data: bytes, overrides: Mapping[str, str] | None = None, trace: bool = False) -> Verdict:

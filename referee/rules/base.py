@@ -123,7 +123,13 @@ class Ruleset:
     # -- shapes -----------------------------------------------------------------------------
     def is_win(self, hand: list[int], melds: list[Meld]) -> bool:
         """Is this concealed hand (winning tile included) with these melds a winning shape?"""
-        return bool(self.win_shapes(hand, melds))
+        if max(hand) > self.copies:
+            return False  # a logged fifth copy (already a violation) wins nothing
+        if shapes.is_standard_win(hand):
+            return True
+        return not melds and (
+            self.seven_pairs and shapes.is_seven_pairs(hand)
+            or self.thirteen_orphans and shapes.is_thirteen_orphans(hand, pair_kinds=self.orphan_pair_kinds()))
 
     def win_shapes(self, hand: list[int], melds: list[Meld]) -> list[str]:
         found = []
@@ -151,6 +157,8 @@ class Ruleset:
 
     def _may_be_ready(self, hand: list[int], melds: list[Meld]) -> bool:
         """Cheap necessary condition for tenpai, so most hands skip the full wait search."""
+        if max(hand) > self.copies:
+            return False
         if shapes.standard_cost(hand) <= 1:
             return True
         if melds:

@@ -1,0 +1,90 @@
+"""The referee step: each frame's payload -> table rows, or exactly one error row.
+
+Expected failures are values: a payload that is not a GameRecord is an error row of stage
+"decode"; a record the referee calls unreplayable (unknown ruleset, bad option, broken deal)
+is one of stage "replay". `.with_exception_handling()` is the safety net for referee bugs: the
+record becomes an error row of stage "referee_exception" with the exception stringified, and
+none of the rows it had produced so far are emitted (partial=False).
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Mapping
+
+import apache_beam as beam
+from apache_beam.pvalue import TaggedOutput
+
+from pipelines.rows import decision_rows, error_row, game_row, settlement_rows, violation_rows
+from referee import records
+from referee.verdict import UNREPLAYABLE
+from referee.verify import verify_record
+
+GAMES, VIOLATIONS, SETTLEMENTS, DECISIONS, ERRORS = "games", "violations", "settlements", "decisions", "errors"
+CRASHED = "referee_exceptions"
+
+
+class JudgeFn(beam.DoFn):
+    """(source, offset, length, payload) -> a games row (main) and its violation, settlement and
+    decision rows, or one error row; parsing happens here so only bytes cross stage boundaries."""
+
+    def __init__(self, overrides: Mapping[str, str] | None = None, decisions: bool = False):
+        super().__init__()
+        self._overrides = dict(overrides or {})
+        self._decisions = decisions
+
+    def process(self, element):
+        source, offset, length, payload = element
+        try:
+            record = records.parse_binary(payload)
+        except records.RecordError as err:
+            yield TaggedOutput(ERRORS, error_row(source, offset, length, "decode", str(err)))
+            return
+        verdict = verify_record(record, self._overrides, trace=self._decisions)
+        if verdict.status == UNREPLAYABLE:
+            yield TaggedOutput(ERRORS, error_row(source, offset, length, "replay", verdict.reason, verdict.game_id))
+            return
+        yield game_row(source, offset, verdict)
+        for row in violation_rows(source, offset, verdict):
+            yield TaggedOutput(VIOLATIONS, row)
+        for row in settlement_rows(source, offset, verdict, seats=len(record.players) or 4):
+            yield TaggedOutput(SETTLEMENTS, row)
+        if self._decisions:
+            for row in decision_rows(source, offset, verdict):
+                yield TaggedOutput(DECISIONS, row)
+
+
+_FRAME_LINE = re.compile(r'File "([^"]*)", line (\d+), in (\S+)')
+
+
+def exception_row(dead_letter) -> dict:
+    """A with_exception_handling dead letter, (element, (type, repr, traceback lines)), as an error row."""
+    (source, offset, length, _payload), (_type, exc_repr, tb) = dead_letter
+    where = ""
+    for line in reversed(tb or ()):
+        m = _FRAME_LINE.search(line)
+        if m:  # the innermost frame, without the machine-specific directory
+            where = f" at {os.path.basename(m.group(1))}:{m.group(2)} in {m.group(3)}"
+            break
+    return error_row(source, offset, length, "referee_exception", f"{exc_repr}{where}")
+
+
+class Judge(beam.PTransform):
+    """Frames -> {games, violations, settlements, [decisions,] errors} row PCollections."""
+
+    def __init__(self, overrides: Mapping[str, str] | None = None, decisions: bool = False):
+        super().__init__()
+        self._overrides = dict(overrides or {})
+        self._decisions = decisions
+
+    def expand(self, frames):
+        tags = [ERRORS, VIOLATIONS, SETTLEMENTS] + ([DECISIONS] if self._decisions else [])
+        out = frames | "Referee" >> (
+            beam.ParDo(JudgeFn(self._overrides, self._decisions))
+            .with_outputs(*tags, main=GAMES)
+            .with_exception_handling(dead_letter_tag=CRASHED)
+        )
+        crashed = out[CRASHED] | "ExceptionRows" >> beam.Map(exception_row)
+        result = {tag: out[tag] for tag in [GAMES] + tags if tag != ERRORS}
+        result[ERRORS] = (out[ERRORS], crashed) | "JudgeErrors" >> beam.Flatten()
+        return result

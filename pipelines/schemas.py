@@ -1,0 +1,118 @@
+"""The Arrow schemas of the audit's output tables, declared once with explicit types and nullability.
+
+Every table is a directory of Parquet files (out/games/, out/violations/, ...). Each schema
+carries the referee and schema versions in its metadata, so a file read on its own says which
+referee wrote it. Seats are int8 (0-3); money is int64; offsets are int64 byte offsets into the
+uncompressed archive. Join tables on (source, offset): game_id is the platform's and need not be
+unique across archives.
+"""
+from __future__ import annotations
+
+import pyarrow as pa
+
+from referee import REFEREE_VERSION, SCHEMA_VERSION
+
+# Bump when a column is added, removed or changes meaning.
+TABLE_VERSION = 1
+
+
+def _schema(name: str, *fields: pa.Field) -> pa.Schema:
+    return pa.schema(fields, metadata={
+        "mjref.table": name,
+        "mjref.table_version": str(TABLE_VERSION),
+        "mjref.referee_version": REFEREE_VERSION,
+        "mjref.schema_version": str(SCHEMA_VERSION),
+    })
+
+
+def _f(name: str, type_: pa.DataType, nullable: bool = False) -> pa.Field:
+    return pa.field(name, type_, nullable=nullable)
+
+
+SEAT = pa.int8()
+MONEY = pa.int64()
+PATTERN = pa.struct([_f("name", pa.string()), _f("value", pa.int64())])
+
+GAMES = _schema(
+    "games",
+    _f("source", pa.string()),
+    _f("offset", pa.int64()),
+    _f("game_id", pa.string()),
+    _f("ruleset", pa.string()),
+    _f("status", pa.string()),  # clean | violations (unreplayable records are error rows)
+    _f("reason", pa.string(), nullable=True),
+    _f("event_count", pa.int32()),
+    _f("winners", pa.list_(_f("item", SEAT))),
+    _f("claimed_payments", pa.list_(_f("item", MONEY)), nullable=True),  # null: the record claims nothing
+    _f("recomputed_payments", pa.list_(_f("item", MONEY)), nullable=True),  # null: the hand did not end
+    _f("mismatch", pa.bool_()),
+    _f("violation_count", pa.int32()),
+    _f("error_count", pa.int32()),  # violations of severity "error"
+    _f("referee_version", pa.string()),
+    _f("schema_version", pa.int32()),
+)
+
+VIOLATIONS = _schema(
+    "violations",
+    _f("game_id", pa.string()),
+    _f("source", pa.string()),
+    _f("offset", pa.int64()),
+    _f("event_index", pa.int32(), nullable=True),  # null: the record as a whole
+    _f("seat", SEAT, nullable=True),  # null: the table, not one seat
+    _f("code", pa.string()),
+    _f("severity", pa.string()),
+    _f("message", pa.string()),
+)
+
+SETTLEMENTS = _schema(
+    "settlements",
+    _f("game_id", pa.string()),
+    _f("source", pa.string()),
+    _f("offset", pa.int64()),
+    _f("seat", SEAT),
+    _f("claimed", MONEY, nullable=True),
+    _f("recomputed", MONEY, nullable=True),
+    _f("kong_payment", MONEY, nullable=True),
+    _f("patterns", pa.list_(_f("item", PATTERN))),
+)
+
+ERRORS = _schema(
+    "errors",
+    _f("file", pa.string()),
+    _f("offset", pa.int64()),
+    _f("length", pa.int64()),
+    _f("stage", pa.string()),  # framing | decode | replay | referee_exception
+    _f("reason", pa.string()),
+    _f("game_id", pa.string(), nullable=True),  # known from stage "replay" on
+)
+
+DECISIONS = _schema(
+    "decisions",
+    _f("game_id", pa.string()),
+    _f("source", pa.string()),
+    _f("offset", pa.int64()),
+    _f("event_index", pa.int32()),
+    _f("seat", SEAT),
+    _f("window", pa.string()),
+    _f("legal", pa.list_(_f("item", pa.string()))),
+    _f("taken", pa.string()),
+)
+
+TABLES: dict[str, pa.Schema] = {
+    "games": GAMES,
+    "violations": VIOLATIONS,
+    "settlements": SETTLEMENTS,
+    "errors": ERRORS,
+    "decisions": DECISIONS,
+}
+
+# The columns a table is sorted by to compare two runs (rows are written in no fixed order).
+KEYS: dict[str, tuple[str, ...]] = {
+    "games": ("source", "offset"),
+    "violations": ("source", "offset", "event_index", "seat", "code", "message"),
+    "settlements": ("source", "offset", "seat"),
+    "errors": ("file", "offset", "stage"),
+    "decisions": ("source", "offset", "event_index", "seat", "window"),
+}
+
+STAGES = ("framing", "decode", "replay", "referee_exception")
