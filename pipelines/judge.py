@@ -81,6 +81,7 @@ class Judge(beam.PTransform):
         tags = [ERRORS, VIOLATIONS, SETTLEMENTS] + ([DECISIONS] if self._decisions else [])
         out = frames | "Referee" >> (
             beam.ParDo(JudgeFn(self._overrides, self._decisions))
+            .with_output_types(dict, **{tag: dict for tag in tags})
             .with_outputs(*tags, main=GAMES)
             .with_exception_handling(dead_letter_tag=CRASHED)
         )

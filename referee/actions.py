@@ -16,7 +16,11 @@ CHI = "chi"
 KONG_CONCEALED = "kong concealed"
 KONG_EXPOSED = "kong exposed"
 KONG_ADDED = "kong added"
+KONG_BORROWED = "kong borrowing the indicator"  # 借子开杠 (Ningxiang)
 PASS = "pass"
+OPENING_READY = "ready at the deal"  # 报听 (Ningxiang)
+TAKE_HAIDI = "take the last tile"  # 海底漫游 (Ningxiang)
+REVEAL = "reveal two tiles"  # 打筛 (Ningxiang)
 
 WINS = (SELF_WIN, RON, ROB_WIN)
 CALLS = (PON, CHI, KONG_EXPOSED)

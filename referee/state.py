@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from referee import tiles as T
 
 PON, CHI, KONG = "pon", "chi", "kong"
-CONCEALED, EXPOSED, ADDED = "concealed", "exposed", "added"
+CONCEALED, EXPOSED, ADDED, BORROWED = "concealed", "exposed", "added", "borrowed"
 
 
 @dataclass
@@ -30,7 +30,7 @@ class Meld:
 
     def __str__(self) -> str:
         if self.kind == KONG:
-            label = {CONCEALED: "暗杠", EXPOSED: "明杠", ADDED: "补杠"}.get(self.kong_kind, "杠")
+            label = {CONCEALED: "暗杠", EXPOSED: "明杠", ADDED: "补杠", BORROWED: "借子杠"}.get(self.kong_kind, "杠")
         else:
             label = {PON: "碰", CHI: "吃"}[self.kind]
         return f"{label} {T.format_tiles(self.tiles)}"
@@ -42,10 +42,14 @@ class Seat:
     hand: list[int] = field(default_factory=lambda: [0] * T.KINDS)
     melds: list[Meld] = field(default_factory=list)
     river: list[int] = field(default_factory=list)
-    ready: bool = False  # 听 declared
+    ready: bool = False  # 听 or 报听 declared
+    ready_waits: tuple[int, ...] = ()  # the waits when 报听 was declared
     auto_play: bool = False
-    # Missed-win lock (漏胡): kinds this seat may not win on by discard until it draws.
-    ron_locked: set[int] | None = None
+    discarded: bool = False  # has made its first discard (ends its 起手 window)
+    feng_dong: bool = False  # 封东: face down, draw and discard only
+    dashai_locked: bool = False  # after its 打筛: draw and discard only
+    # 漏胡 lock: "all", or the kinds this seat may not win on by discard until it draws.
+    ron_locked: str | set[int] | None = None
 
     @property
     def tile_count(self) -> int:
@@ -74,6 +78,12 @@ class Wall:
     def take_front(self) -> int:
         tile = self.tiles[self.front]
         self.front += 1
+        return tile
+
+    def remove(self, index: int) -> int:
+        """Take a tile out of play from anywhere in the undrawn wall (an indicator flip)."""
+        tile = self.tiles.pop(index)
+        self.back -= 1
         return tile
 
     def take_back(self) -> int:

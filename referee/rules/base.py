@@ -14,6 +14,7 @@ from referee import tiles as T
 from referee.state import ADDED, PON, Meld, Wall
 
 NO_MISSED_WIN_RULE = "none"  # 漏胡 has no consequence (HB-A14)
+REPLACEMENT, DASHAI = "replacement", "dashai"  # how a kong is resolved
 
 
 class RulesetError(ValueError):
@@ -56,8 +57,12 @@ class WinInfo:
     hand: list[int]  # concealed tiles including the winning tile
     melds: list[Meld]
     event_index: int
-    after_replacement: bool = False  # self-draw on a kong replacement (杠上开花)
+    after_replacement: bool = False  # self-draw on a kong replacement or 打筛 tile (杠上开花)
     last_tile: bool = False  # won with the last live tile (海底)
+    instant: tuple[str, ...] = ()  # 起手/instant hands declared (Ningxiang), no shape needed
+    opening: bool = False  # the dealer's dealt fourteen (天胡)
+    ready: bool = False  # the seat had declared 听/报听
+    on_kong_reveal: bool = False  # a win on another seat's 打筛 tile (杠上炮)
 
 
 @dataclass
@@ -76,6 +81,10 @@ class Outcome:
     wins: list[WinInfo] = field(default_factory=list)
     kongs: list[KongInfo] = field(default_factory=list)
     exhaustive: bool = False  # 荒庄 / 流局
+    haidi_taker: int | None = None  # who took the 海底 tile in a drawn hand (Ningxiang dealer rule)
+    all_feng_dong: bool = False  # all four chose 封东 at the start
+    birds: list[int] = field(default_factory=list)  # 扎鸟 tiles
+    birds_logged: bool = False
 
 
 class Ruleset:
@@ -97,7 +106,14 @@ class Ruleset:
     ready_locks_discard = False
     ready_forbids_pon = False
     ready_kong_keeps_tenpai = False
-    missed_win_rule = NO_MISSED_WIN_RULE
+    missed_win_rule = NO_MISSED_WIN_RULE  # or "any_until_draw", "same_kind_until_draw"
+    # Variant mechanisms, off in the base.
+    kong_draws = REPLACEMENT  # or DASHAI: two tiles revealed from the wall (Ningxiang)
+    haidi_roaming = False  # 海底漫游: the last tile is offered around the table
+    has_indicator = False  # a flipped indicator tile sets the wildcards (正王, 鬼, 宝)
+    opening_ready = False  # 报听 right after the deal, without a discard
+    has_feng_dong = False
+    has_instant_hands = False  # 起手 hands declared by any seat right after the deal
     options: tuple[Option, ...] = ()
 
     def __init__(self, values: Mapping[str, str] | None = None):
@@ -110,6 +126,53 @@ class Ruleset:
 
     def __getitem__(self, option: str):
         return self.values[option]
+
+    # A ruleset instance judges one hand: a flipped indicator sets its wildcards.
+    indicator: int | None = None
+    wild_kinds: frozenset[int] = frozenset()
+
+    def set_indicator(self, tile: int) -> None:
+        self.indicator = tile
+
+    def split_wilds(self, hand: list[int]) -> tuple[list[int], int]:
+        """(natural tiles, number of wildcards) of a concealed hand."""
+        if not self.wild_kinds:
+            return hand, 0
+        naturals, wilds = list(hand), 0
+        for t in self.wild_kinds:
+            wilds += naturals[t]
+            naturals[t] = 0
+        return naturals, wilds
+
+    # -- what a variant forbids beyond the common rules -------------------------------------
+    def forbid(self, replay, seat: int, action) -> tuple[str, str] | None:
+        """(code, detail) if the variant forbids this action for this seat now, else None.
+
+        The replay supplies the context (phase, seat flags); the common checks (tiles held,
+        shapes, priority, the ready lock) are the replay's own.
+        """
+        return None
+
+    def allows_multiple_ron(self, last_tile: bool) -> bool:
+        return self.multiple_ron
+
+    def may_borrow_kong(self, melds: list[Meld], tile: int) -> bool:
+        return False
+
+    def instant_hands(self, hand: list[int], melds: list[Meld], opening: bool) -> tuple[str, ...]:
+        """Hands that win without a shape (Ningxiang 起手 hands); none in the base."""
+        return ()
+
+    def best_tile(self, replay, seat: int, tiles: list[int], source: int) -> int:
+        """The tile a seat is settled on when it could take more than one (NX-A10)."""
+        return tiles[0]
+
+    def bird_count(self, remaining: int, outcome: "Outcome") -> int:
+        return 0
+
+    def explain_mismatch(self, outcome: "Outcome", claimed) -> tuple[str, str] | None:
+        """A more specific code for a claimed settlement that differs from ours, if one fits."""
+        return None
 
     # -- the wall ---------------------------------------------------------------------------
     @property
@@ -125,11 +188,12 @@ class Ruleset:
         """Is this concealed hand (winning tile included) with these melds a winning shape?"""
         if max(hand) > self.copies:
             return False  # a logged fifth copy (already a violation) wins nothing
-        if shapes.is_standard_win(hand):
+        naturals, wilds = self.split_wilds(hand)
+        if shapes.is_standard_win(naturals, wilds):
             return True
         return not melds and (
-            self.seven_pairs and shapes.is_seven_pairs(hand)
-            or self.thirteen_orphans and shapes.is_thirteen_orphans(hand, pair_kinds=self.orphan_pair_kinds()))
+            self.seven_pairs and shapes.is_seven_pairs(naturals, wilds)
+            or self.thirteen_orphans and shapes.is_thirteen_orphans(naturals, wilds, self.orphan_pair_kinds()))
 
     def win_shapes(self, hand: list[int], melds: list[Meld]) -> list[str]:
         found = []
@@ -159,13 +223,14 @@ class Ruleset:
         """Cheap necessary condition for tenpai, so most hands skip the full wait search."""
         if max(hand) > self.copies:
             return False
-        if shapes.standard_cost(hand) <= 1:
+        naturals, wilds = self.split_wilds(hand)
+        if shapes.standard_cost(naturals) <= wilds + 1:
             return True
         if melds:
             return False
-        if self.seven_pairs and sum(c // 2 for c in hand) >= 6:
+        if self.seven_pairs and sum(c // 2 for c in naturals) + wilds >= 6:
             return True
-        if self.thirteen_orphans and sum(1 for t in T.TERMINALS_AND_HONORS if hand[t]) >= 12:
+        if self.thirteen_orphans and sum(1 for t in T.TERMINALS_AND_HONORS if naturals[t]) + wilds >= 12:
             return True
         return False
 

@@ -180,6 +180,15 @@ class Hebei(Ruleset):
             lines=ledger.lines(),
         )
 
+    def explain_mismatch(self, outcome: Outcome, claimed):
+        """Kong money paid in a drawn hand (HB.6.3 "荒庄时，不计杠分")."""
+        if not outcome.exhaustive:
+            return None
+        would_be = self.settle(Outcome(outcome.dealer, kongs=outcome.kongs)).payments
+        if any(claimed.kong_payments) or tuple(claimed.payments) == would_be:
+            return "KONG_PAYMENT_IN_DRAW", "the hand is 荒庄, and every kong payment is void"
+        return None
+
     # -- HB.1 dealer ------------------------------------------------------------------------
     def next_dealer(self, outcome: Outcome) -> int:
         winners = {w.seat for w in outcome.wins}

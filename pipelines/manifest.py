@@ -1,0 +1,204 @@
+"""Counting from the data itself, the manifest, the reconciliation check and the summary table.
+
+Each branch of the pipeline turns its elements into facts (group, key, amount), one combiner
+sums them all (lifted per bundle, so cheap), and the single result is written as a small JSON
+file the driver reads back. Metrics counters are not used for this: they are observability
+only and, on the local runner, arrive when a stage ends.
+
+The run is reconciled when records in (frames + corrupt spans, counted as the reader emits
+them) equal verdict rows + error rows (counted as they go to the writers), and every table
+holds, by its Parquet footers, as many rows as were counted for it.
+"""
+from __future__ import annotations
+
+import json
+import platform
+
+import apache_beam as beam
+import pyarrow as pa
+
+from pipelines.schemas import STAGES, TABLE_VERSION
+from referee import REFEREE_VERSION, SCHEMA_VERSION
+
+MANIFEST_VERSION = 1
+
+
+# -- facts -----------------------------------------------------------------------------------
+def frame_facts(frame):
+    yield ("in", "frames", 1)
+    yield ("in", "frame_bytes", frame[2])
+
+
+def span_facts(row):
+    yield ("in", "corrupt_spans", 1)
+    yield ("in", "corrupt_bytes", row["length"])
+
+
+def row_facts(row, table: str):
+    yield ("rows", table, 1)
+    if table == "games":
+        yield ("verdicts", row["status"], 1)
+        yield ("mismatches", "games", int(row["mismatch"]))
+    elif table == "violations":
+        yield ("violations", row["code"], 1)
+        yield ("severity", row["severity"], 1)
+    elif table == "errors":
+        yield ("errors", row["stage"], 1)
+
+
+class TallyFn(beam.CombineFn):
+    """Sums (group, key, amount) facts into {group: {key: total}}."""
+
+    def create_accumulator(self):
+        return {}
+
+    def add_input(self, acc, fact):
+        group, key, amount = fact
+        acc[(group, key)] = acc.get((group, key), 0) + amount
+        return acc
+
+    def merge_accumulators(self, accumulators):
+        out = {}
+        for acc in accumulators:
+            for k, v in acc.items():
+                out[k] = out.get(k, 0) + v
+        return out
+
+    def extract_output(self, acc):
+        out: dict[str, dict[str, int]] = {}
+        for (group, key), total in sorted(acc.items()):
+            out.setdefault(group, {})[key] = total
+        return out
+
+
+def write_json(obj, path: str) -> str:
+    from apache_beam.io.filesystems import FileSystems
+
+    with FileSystems.create(path) as fh:
+        fh.write(json.dumps(obj, sort_keys=True).encode())
+    return path
+
+
+def read_json(path: str) -> dict:
+    from apache_beam.io.filesystems import FileSystems
+
+    with FileSystems.open(path) as fh:
+        return json.loads(fh.read())
+
+
+class Tally(beam.PTransform):
+    """{"frames", "spans", and one entry per table: rows} -> the tally, written as JSON to `path`."""
+
+    def __init__(self, path: str):
+        super().__init__()
+        self._path = path
+
+    def expand(self, branches):
+        facts = [branches["frames"] | "FrameFacts" >> beam.FlatMap(frame_facts),
+                 branches["spans"] | "SpanFacts" >> beam.FlatMap(span_facts)]
+        for table, rows in branches.items():
+            if table not in ("frames", "spans"):
+                facts.append(rows | f"Facts_{table}" >> beam.FlatMap(row_facts, table))
+        return (
+            facts
+            | "AllFacts" >> beam.Flatten()
+            | "Sum" >> beam.CombineGlobally(TallyFn())
+            | "Write" >> beam.Map(write_json, self._path)
+        )
+
+
+# -- the manifest ----------------------------------------------------------------------------
+def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], options: dict,
+                   wall_seconds: float) -> dict:
+    """The manifest dict; `tables` maps a table name to {"rows_written": n, "files": n}."""
+    tin = tally.get("in", {})
+    rows = tally.get("rows", {})
+    frames, spans = tin.get("frames", 0), tin.get("corrupt_spans", 0)
+    verdict_rows, error_rows = rows.get("games", 0), rows.get("errors", 0)
+    by_stage = {stage: 0 for stage in STAGES}
+    by_stage.update(tally.get("errors", {}))
+    manifest = {
+        "manifest_version": MANIFEST_VERSION,
+        "versions": {
+            "referee": REFEREE_VERSION,
+            "schema": SCHEMA_VERSION,
+            "tables": TABLE_VERSION,
+            "apache_beam": beam.__version__,
+            "pyarrow": pa.__version__,
+            "python": platform.python_version(),
+        },
+        "inputs": {
+            "files": [{"path": a.path, "bytes": a.size, "compression": a.compression or None} for a in archives],
+            "count": len(archives),
+            "bytes": sum(a.size for a in archives),
+        },
+        "out": out,
+        "records_in": {"total": frames + spans, "frames": frames, "corrupt_spans": spans},
+        "corrupt": {"spans": spans, "bytes": tin.get("corrupt_bytes", 0)},
+        "frame_bytes": tin.get("frame_bytes", 0),
+        "verdicts": {"total": verdict_rows, "by_status": tally.get("verdicts", {}),
+                     "settlement_mismatches": tally.get("mismatches", {}).get("games", 0)},
+        "violations": {"total": rows.get("violations", 0), "by_code": tally.get("violations", {}),
+                       "by_severity": tally.get("severity", {})},
+        "errors": {"total": error_rows, "by_stage": by_stage},
+        "tables": {name: {"rows": rows.get(name, 0), **info} for name, info in tables.items()},
+        "wall_clock_seconds": round(wall_seconds, 3),
+        "hands_per_second": round(frames / wall_seconds, 1) if wall_seconds > 0 else None,
+        "options": options,
+    }
+    manifest["reconciliation"] = reconcile(manifest)
+    return manifest
+
+
+def reconcile(manifest: dict) -> dict:
+    """{"ok", "records_in", "verdict_rows", "error_rows", "problems": [sentences]}."""
+    records_in = manifest["records_in"]["total"]
+    verdicts, errors = manifest["verdicts"]["total"], manifest["errors"]["total"]
+    problems = []
+    if records_in != verdicts + errors:
+        missing = records_in - verdicts - errors
+        problems.append(
+            f"records in {records_in:,} ({manifest['records_in']['frames']:,} frames + "
+            f"{manifest['records_in']['corrupt_spans']:,} corrupt spans) != {verdicts:,} verdict rows + "
+            f"{errors:,} error rows: {abs(missing):,} record(s) {'unaccounted for' if missing > 0 else 'counted twice'}")
+    for name, info in manifest["tables"].items():
+        if info["rows"] != info["rows_written"]:
+            problems.append(f"table {name}: {info['rows']:,} rows counted but {info['rows_written']:,} in its "
+                            f"Parquet files")
+    return {"ok": not problems, "records_in": records_in, "verdict_rows": verdicts, "error_rows": errors,
+            "problems": problems}
+
+
+def summary(manifest: dict, top_codes: int = 10) -> str:
+    """The end-of-run table printed to stdout."""
+    r = manifest["records_in"]
+    lines = [f"audit of {manifest['inputs']['count']} file(s), {manifest['inputs']['bytes'] / 1e6:,.1f} MB "
+             f"-> {manifest['out']}"]
+
+    def row(label, value, note=""):
+        lines.append(f"  {label:<28}{value:>12,}" + (f"  {note}" if note else ""))
+
+    row("records in", r["total"], f"{r['frames']:,} frames + {r['corrupt_spans']:,} corrupt spans")
+    row("verdict rows (games)", manifest["verdicts"]["total"])
+    for status, n in sorted(manifest["verdicts"]["by_status"].items()):
+        row(f"  {status}", n)
+    row("  settlement mismatches", manifest["verdicts"]["settlement_mismatches"])
+    row("error rows", manifest["errors"]["total"])
+    for stage, n in manifest["errors"]["by_stage"].items():
+        row(f"  {stage}", n)
+    row("corrupt bytes", manifest["corrupt"]["bytes"])
+    row("violations", manifest["violations"]["total"])
+    codes = sorted(manifest["violations"]["by_code"].items(), key=lambda kv: (-kv[1], kv[0]))
+    for code, n in codes[:top_codes]:
+        row(f"  {code}", n)
+    if len(codes) > top_codes:
+        lines.append(f"    ... {len(codes) - top_codes} more codes in manifest.json")
+    lines.append("  table rows: " + ", ".join(f"{name} {info['rows_written']:,}"
+                                              for name, info in manifest["tables"].items()))
+    hps = manifest["hands_per_second"]
+    speed = f", {hps:,.0f} hands/s" if hps is not None else ""
+    lines.append(f"  wall clock {manifest['wall_clock_seconds']:,.1f} s{speed}")
+    rec = manifest["reconciliation"]
+    lines.append("  reconciled: records in = verdict rows + error rows" if rec["ok"]
+                 else "  NOT RECONCILED: " + "; ".join(rec["problems"]))
+    return "\n".join(lines)
