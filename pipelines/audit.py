@@ -85,10 +85,13 @@ def _not_import_noise(record: logging.LogRecord) -> bool:
 
 
 def configure_logging() -> None:
-    """Our INFO lines, everyone else's warnings. Must run before Beam is imported: Beam logs through
-    the root logger at import, which would install a default handler first."""
-    logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT, stream=sys.stderr, force=True)
-    for handler in logging.getLogger().handlers:
+    """Our INFO lines, everyone else's warnings. Runs before Beam is imported: Beam logs through the
+    root logger at import, which would otherwise install a default handler first. A host that has
+    configured logging already (an embedding program, pytest) keeps its handlers."""
+    root = logging.getLogger()
+    if not root.handlers:
+        logging.basicConfig(level=logging.WARNING, format=LOG_FORMAT, stream=sys.stderr)
+    for handler in root.handlers:
         handler.addFilter(_not_import_noise)
     logging.getLogger("mjref").setLevel(logging.INFO)
 

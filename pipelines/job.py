@@ -54,7 +54,7 @@ def _keep(row: dict, drop_game_id: str) -> bool:
 
 
 class AuditArchives(beam.PTransform):
-    """PBegin -> {table name: rows}; writes every table under `out` and the tally to `tally_path`."""
+    """PBegin -> {table name: Tables written}; writes every table under `out`, the tally to `tally_path`."""
 
     def __init__(self, archives: list[F.ArchiveFile], out: str, tally_path: str, *,
                  rule_options: dict[str, str] | None = None, decisions: bool = False,
@@ -85,10 +85,10 @@ class AuditArchives(beam.PTransform):
         }
         if self._decisions:
             tables["decisions"] = judged[DECISIONS]
-        for name, rows in tables.items():
-            _ = rows | f"Write_{name}" >> WriteTable(self._out, name, TABLES[name])
-        _ = {"frames": read[FRAMES], "spans": read[ERRORS], **tables} | "Tally" >> Tally(self._tally_path)
-        return tables
+        written = {name: rows | f"Write_{name}" >> WriteTable(self._out, name, TABLES[name])
+                   for name, rows in tables.items()}
+        _ = {"frames": read[FRAMES], "spans": read[ERRORS], **written} | "Tally" >> Tally(self._tally_path)
+        return written
 
 
 def check_out(out: str) -> None:

@@ -25,8 +25,9 @@ CRASHED = "referee_exceptions"
 
 
 class JudgeFn(beam.DoFn):
-    """(source, offset, length, payload) -> a games row (main) and its violation, settlement and
-    decision rows, or one error row; parsing happens here so only bytes cross stage boundaries."""
+    """(source, offset, length, payload) -> a games row (main) and lists of its violation,
+    settlement and decision rows, or one error row. Parsing happens here so that only bytes
+    cross stage boundaries."""
 
     def __init__(self, overrides: Mapping[str, str] | None = None, decisions: bool = False):
         super().__init__()
@@ -45,13 +46,12 @@ class JudgeFn(beam.DoFn):
             yield TaggedOutput(ERRORS, error_row(source, offset, length, "replay", verdict.reason, verdict.game_id))
             return
         yield game_row(source, offset, verdict)
-        for row in violation_rows(source, offset, verdict):
-            yield TaggedOutput(VIOLATIONS, row)
-        for row in settlement_rows(source, offset, verdict, seats=len(record.players) or 4):
-            yield TaggedOutput(SETTLEMENTS, row)
-        if self._decisions:
-            for row in decision_rows(source, offset, verdict):
-                yield TaggedOutput(DECISIONS, row)
+        # A record's rows of one table travel as one list: one element instead of many per record.
+        yield TaggedOutput(SETTLEMENTS, settlement_rows(source, offset, verdict, seats=len(record.players) or 4))
+        if verdict.violations:
+            yield TaggedOutput(VIOLATIONS, violation_rows(source, offset, verdict))
+        if self._decisions and verdict.decisions:
+            yield TaggedOutput(DECISIONS, decision_rows(source, offset, verdict))
 
 
 _FRAME_LINE = re.compile(r'File "([^"]*)", line (\d+), in (\S+)')
@@ -81,7 +81,7 @@ class Judge(beam.PTransform):
         tags = [ERRORS, VIOLATIONS, SETTLEMENTS] + ([DECISIONS] if self._decisions else [])
         out = frames | "Referee" >> (
             beam.ParDo(JudgeFn(self._overrides, self._decisions))
-            .with_output_types(dict, **{tag: dict for tag in tags})
+            .with_output_types(dict, **{tag: (dict if tag == ERRORS else list) for tag in tags})
             .with_outputs(*tags, main=GAMES)
             .with_exception_handling(dead_letter_tag=CRASHED)
         )

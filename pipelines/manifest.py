@@ -1,8 +1,9 @@
 """Counting from the data itself, the manifest, the reconciliation check and the summary table.
 
-Each branch of the pipeline turns its elements into facts (group, key, amount), one combiner
-sums them all (lifted per bundle, so cheap), and the single result is written as a small JSON
-file the driver reads back. Metrics counters are not used for this: they are observability
+Each branch of the pipeline turns its elements into facts (group, key, amount): the reader's
+outputs one per frame or span, each table one per Table batch on its way to the Parquet writer.
+One combiner sums them all (lifted per bundle, so cheap), and the single result is written as
+a small JSON file the driver reads back. Metrics counters are not used for this: they are observability
 only and, on the local runner, arrive when a stage ends.
 
 The run is reconciled when records in (frames + corrupt spans, counted as the reader emits
@@ -16,6 +17,7 @@ import platform
 
 import apache_beam as beam
 import pyarrow as pa
+import pyarrow.compute as pc
 
 from pipelines.schemas import STAGES, TABLE_VERSION
 from referee import REFEREE_VERSION, SCHEMA_VERSION
@@ -34,16 +36,26 @@ def span_facts(row):
     yield ("in", "corrupt_bytes", row["length"])
 
 
-def row_facts(row, table: str):
-    yield ("rows", table, 1)
-    if table == "games":
-        yield ("verdicts", row["status"], 1)
-        yield ("mismatches", "games", int(row["mismatch"]))
-    elif table == "violations":
-        yield ("violations", row["code"], 1)
-        yield ("severity", row["severity"], 1)
-    elif table == "errors":
-        yield ("errors", row["stage"], 1)
+def _value_counts(table: pa.Table, column: str):
+    for item in table.column(column).value_counts().to_pylist():
+        yield item["values"], item["counts"]
+
+
+def table_facts(table: pa.Table, name: str):
+    """Facts of one Table batch on its way to the Parquet writer: counted from what is written."""
+    yield ("rows", name, table.num_rows)
+    if name == "games":
+        for status, n in _value_counts(table, "status"):
+            yield ("verdicts", status, n)
+        yield ("mismatches", "games", pc.sum(table.column("mismatch").cast(pa.int64())).as_py() or 0)
+    elif name == "violations":
+        for code, n in _value_counts(table, "code"):
+            yield ("violations", code, n)
+        for severity, n in _value_counts(table, "severity"):
+            yield ("severity", severity, n)
+    elif name == "errors":
+        for stage, n in _value_counts(table, "stage"):
+            yield ("errors", stage, n)
 
 
 class TallyFn(beam.CombineFn):
@@ -87,7 +99,8 @@ def read_json(path: str) -> dict:
 
 
 class Tally(beam.PTransform):
-    """{"frames", "spans", and one entry per table: rows} -> the tally, written as JSON to `path`."""
+    """{"frames": frames, "spans": framing error rows, and per table name: its Tables} -> the tally,
+    written as JSON to `path`."""
 
     def __init__(self, path: str):
         super().__init__()
@@ -96,9 +109,9 @@ class Tally(beam.PTransform):
     def expand(self, branches):
         facts = [branches["frames"] | "FrameFacts" >> beam.FlatMap(frame_facts),
                  branches["spans"] | "SpanFacts" >> beam.FlatMap(span_facts)]
-        for table, rows in branches.items():
-            if table not in ("frames", "spans"):
-                facts.append(rows | f"Facts_{table}" >> beam.FlatMap(row_facts, table))
+        for name, tables in branches.items():
+            if name not in ("frames", "spans"):
+                facts.append(tables | f"Facts_{name}" >> beam.FlatMap(table_facts, name))
         return (
             facts
             | "AllFacts" >> beam.Flatten()

@@ -143,6 +143,9 @@ class ReadArchives(beam.PTransform):
     def expand(self, pbegin):
         return (
             pbegin
-            | "ListFiles" >> beam.Create(self._elements)
+            # No reshuffle: the file list then reaches the restriction split as one bundle, whose
+            # parts the local runner deals out to its workers one by one; reshuffled, each file's
+            # parts travel together and one big archive lands on a single worker.
+            | "ListFiles" >> beam.Create(self._elements, reshuffle=False)
             | "Scan" >> beam.ParDo(ReadArchiveFn()).with_output_types(FrameTuple).with_outputs(ERRORS, main=FRAMES)
         )

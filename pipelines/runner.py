@@ -25,21 +25,26 @@ def is_local(options: PipelineOptions) -> bool:
     return (options.view_as(StandardOptions).runner or "").lower() in LOCAL_RUNNERS
 
 
+def _given(options: PipelineOptions, name: str) -> bool:
+    """Whether the user passed --name (even at its default value, which get_all_options hides)."""
+    flags = getattr(options, "_flags", None) or []
+    return any(f == f"--{name}" or f.startswith(f"--{name}=") for f in flags)
+
+
 def prepare_local(options: PipelineOptions) -> PipelineOptions:
     """Defaults for local runs that the user did not set explicitly:
     a worker count without a running mode means worker processes (in_memory would ignore it),
     and worker processes log Beam's own chatter at WARNING but our progress lines at INFO."""
     direct = options.view_as(DirectOptions)
-    explicit = options.get_all_options(drop_default=True)
-    if direct.direct_num_workers != 1 and "direct_running_mode" not in explicit:
+    if direct.direct_num_workers != 1 and not _given(options, "direct_running_mode"):
         direct.direct_running_mode = "multi_processing"
         log.info("--direct_num_workers %s: using --direct_running_mode multi_processing",
                  direct.direct_num_workers)
     if direct.direct_running_mode == "multi_processing":
         worker = options.view_as(WorkerOptions)
-        if "default_sdk_harness_log_level" not in explicit:
+        if not _given(options, "default_sdk_harness_log_level"):
             worker.default_sdk_harness_log_level = "WARNING"
-        if "sdk_harness_log_level_overrides" not in explicit:
+        if not _given(options, "sdk_harness_log_level_overrides"):
             worker.sdk_harness_log_level_overrides = {"mjref": "INFO"}
     return options
 

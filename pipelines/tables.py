@@ -30,7 +30,8 @@ def to_table(rows: list[dict], schema: pa.Schema) -> pa.Table:
 
 
 class RowsToTables(beam.DoFn):
-    """Dict rows -> Tables of up to batch_rows rows; the rest of a bundle is flushed at its end."""
+    """Dict rows, or lists of them -> Tables of about batch_rows rows; the rest of a bundle is
+    flushed at its end."""
 
     def __init__(self, schema: pa.Schema, batch_rows: int = BATCH_ROWS):
         super().__init__()
@@ -41,8 +42,11 @@ class RowsToTables(beam.DoFn):
     def start_bundle(self):
         self._rows = []
 
-    def process(self, row):
-        self._rows.append(row)
+    def process(self, rows):
+        if type(rows) is list:
+            self._rows += rows
+        else:
+            self._rows.append(rows)
         if len(self._rows) >= self._batch_rows:
             yield self._flush()
 
@@ -61,7 +65,9 @@ def table_dir(out: str, name: str) -> str:
 
 
 class WriteTable(beam.PTransform):
-    """Dict rows -> Parquet files under OUT/NAME/ (part-SSSSS-of-NNNNN.parquet); returns the file names."""
+    """Dict rows (or lists of them) -> Parquet files under OUT/NAME/ (part-SSSSS-of-NNNNN.parquet).
+
+    Returns the Tables written, so that counts can be taken from exactly what was written."""
 
     def __init__(self, out: str, name: str, schema: pa.Schema, batch_rows: int = BATCH_ROWS):
         super().__init__()
@@ -70,12 +76,10 @@ class WriteTable(beam.PTransform):
         self._batch_rows = batch_rows
 
     def expand(self, rows):
-        return (
-            rows
-            | "ToTables" >> beam.ParDo(RowsToTables(self._schema, self._batch_rows))
-            | "Parquet" >> WriteToParquetBatched(
-                self._prefix, schema=self._schema, codec=CODEC, file_name_suffix=SUFFIX, num_shards=0)
-        )
+        tables = rows | "ToTables" >> beam.ParDo(RowsToTables(self._schema, self._batch_rows))
+        _ = tables | "Parquet" >> WriteToParquetBatched(
+            self._prefix, schema=self._schema, codec=CODEC, file_name_suffix=SUFFIX, num_shards=0)
+        return tables
 
 
 def list_table_files(out: str, name: str) -> list[str]:

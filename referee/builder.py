@@ -40,6 +40,8 @@ class HandBuilder:
             self.record.players.add(player_id=f"p{seat}")
         self.seed = seed
         self.hands: list[list[int]] | None = None
+        self.indicator: int | None = None  # flipped to the back of the wall
+        self.last_tiles: list[int] = []
         self.front_draws: list[int] = []
         self.back_draws: list[int] = []
 
@@ -86,6 +88,38 @@ class HandBuilder:
         getattr(self._event(seat), "pass").SetInParent()  # `pass` is a Python keyword
         return self
 
+    def flip_indicator(self, tile) -> "HandBuilder":
+        """The 正王 (or another indicator) flip: the builder puts the tile at the back of the wall."""
+        self.indicator = _tiles(tile)[0]
+        self._event(self.record.dealer).indicator.CopyFrom(
+            pb.IndicatorFlip(kind=pb.KING, tile=T.to_proto(self.indicator), wall_index=self.rules.wall_size - 1))
+        return self
+
+    def baoting(self, seat: int) -> "HandBuilder":
+        self._event(seat).ready.kind = pb.BAOTING
+        return self
+
+    def feng_dong(self, seat: int) -> "HandBuilder":
+        self._event(seat).feng_dong.SetInParent()
+        return self
+
+    def dashai(self, seat: int, tiles) -> "HandBuilder":
+        """打筛: the two tiles come from the front of the wall, like draws."""
+        shown = _tiles(tiles)
+        self.front_draws.extend(shown)
+        self._event(seat).dashai.tiles.extend(T.to_proto(t) for t in shown)
+        return self
+
+    def haidi(self, seat: int, accepted: bool) -> "HandBuilder":
+        self._event(seat).haidi.accepted = accepted
+        return self
+
+    def birds(self, tiles) -> "HandBuilder":
+        shown = _tiles(tiles)
+        self.front_draws.extend(shown)
+        self._event(self.record.dealer).birds.tiles.extend(T.to_proto(t) for t in shown)
+        return self
+
     def auto_play(self, seat: int, on: bool = True) -> "HandBuilder":
         self._event(seat).auto_play.on = on
         return self
@@ -98,30 +132,41 @@ class HandBuilder:
         """摸打: draw a tile and discard it at once."""
         return self.draw(seat, tile).discard(seat, tile)
 
-    def play_out(self, seat: int, end: bool = True) -> "HandBuilder":
-        """摸打 from `seat` on, each seat in turn, until no live tile is left, then 荒庄.
+    def play_out(self, seat: int, end: bool = True, leave: int = 0) -> "HandBuilder":
+        """摸打 from `seat` on, each seat in turn, until `leave` live tiles are left, then 荒庄.
 
-        The tiles come from the rest of the set in seed order, so only hands that cannot
-        win on them (not ready) keep the record clean. `next_seat` is who would draw next.
+        The tiles come from the rest of the set in seed order (the pinned last tiles last), so
+        only hands that cannot win on them keep the record clean. `next_seat` is who would
+        draw next.
         """
         wall = Wall([0] * (self.rules.wall_size - 53))
         wall.front, wall.replacements = len(self.front_draws), len(self.back_draws)
-        wall.back -= len(self.back_draws)
+        wall.back -= len(self.back_draws) + (self.indicator is not None)
         rest = iter(self.rest_tiles())
-        while self.rules.live_tiles(wall) > 0:
+        while self.rules.live_tiles(wall) > leave:
             self.draw_discard(seat, next(rest))
             wall.front += 1
             seat = (seat + 1) % 4
         self.next_seat = seat
         return self.exhaustive_draw() if end else self
 
-    def rest_tiles(self) -> list[int]:
-        """The tiles the script has not placed yet, in the order the wall will hold them."""
-        return self._rest(self._deal_order() + self.front_draws + self.back_draws)
+    def pin_last(self, tiles) -> "HandBuilder":
+        """Put these tiles last in the live wall (the 海底), whatever the seed."""
+        self.last_tiles = _tiles(tiles)
+        return self
 
-    def _rest(self, used: list[int]) -> list[int]:
-        """The tiles of the set the script has not placed, in seed order."""
-        pool = T.counts(used)
+    def _tail(self) -> list[int]:
+        """The back of the wall: replacements (the first one last), then the flipped indicator."""
+        return self.back_draws[::-1] + ([self.indicator] if self.indicator is not None else [])
+
+    def rest_tiles(self) -> list[int]:
+        """The tiles the script has not placed yet, in the order the wall will hold them:
+        the rest of the set in seed order, then the pinned last tiles not yet drawn."""
+        front, tail = self._deal_order() + self.front_draws, self._tail()
+        live_end = self.rules.wall_size - len(tail)
+        overlap = max(0, len(front) - (live_end - len(self.last_tiles)))
+        pinned = self.last_tiles[overlap:]
+        pool = T.counts(front + tail + pinned)
         rest = []
         for t in self.rules.tile_kinds:
             spare = self.rules.copies - pool[t]
@@ -129,7 +174,7 @@ class HandBuilder:
                 raise ValueError(f"the script uses {-spare} too many × {T.label(t)}")
             rest.extend([t] * spare)
         random.Random(self.seed).shuffle(rest)
-        return rest
+        return rest + pinned
 
     # -- the wall ---------------------------------------------------------------------------
     def _deal_order(self) -> list[int]:
@@ -148,10 +193,8 @@ class HandBuilder:
         return out
 
     def layout_wall(self) -> list[int]:
-        """Deal, then the normal draws, then the rest of the set shuffled by the seed;
-        replacement draws sit at the back, the first one last."""
-        front = self._deal_order() + self.front_draws
-        return front + self._rest(front + self.back_draws) + self.back_draws[::-1]
+        """Deal, then the scripted draws, then the rest of the set, then the back of the wall."""
+        return self._deal_order() + self.front_draws + self.rest_tiles() + self._tail()
 
     def build(self, claim: bool = True, strict: bool = True) -> pb.GameRecord:
         """The finished record; with `claim` the claimed result is the referee's own settlement.

@@ -1,6 +1,912 @@
-"""`mjref inject`: placeholder until labelled fault injection lands (issue 3)."""
+"""`mjref inject`: turns clean hand records into records that each carry exactly one known fault,
+labelled in GameRecord.fault, for measuring what the referee detects.
+
+One fault kind per error code the referee reports. Each kind is a small function that picks
+a place in the record (deterministically from the seed) and makes one change there, keeping
+the rest of the record consistent so that the referee should report that code and no other
+error. A kind changes the record in one of two ways:
+
+* an edit in place (a wall tile, a seat, a payment, a cut), when nothing later depends on it;
+* a forged action at a chosen point, after which the hand is played on to its end by the
+  simulator's legal play (referee.simulate.SelfPlay) and the claimed result is settled again,
+  because the rest of the hand depends on it. Such a kind may also rig the wall: swap an
+  undrawn tile under the next draw, so that a seat draws and lets go of the tile the fault
+  needs (for example a tile two seats can win on).
+
+Places are chosen from the table as it stood before each event, read from a replay of the
+clean record, with the ruleset's own shape functions (is_win, is_tenpai); never with the
+referee's violation checks, so the detection benchmark measures the referee, not itself.
+A kind with no suitable place in a record skips it. Codes with no kind: MISSED_WIN (an info
+note, not a fault).
+"""
+from __future__ import annotations
+
+import argparse
+import pathlib
+import random
+import sys
+from dataclasses import dataclass, replace
+from typing import Callable, Iterator
+
+from referee import actions as A
+from referee import archive, records
+from referee import tiles as T
+from referee.codes import CODES
+from referee.proto import record_pb2 as pb
+from referee.referee import Halt, Replay, Unreplayable
+from referee.rules import Ruleset, RulesetError, get_ruleset
+from referee.rules.base import KongInfo, Outcome
+from referee.simulate import DEFAULT_POLICY, SelfPlay, fill_claim, progress
+from referee.state import CONCEALED, KONG, Meld
+from referee.verdict import ERROR
+
+RECORD = -1  # label event_index for a fault in the record as a whole (wall, deal, claimed result)
+IMPOSSIBLE_CODES = (10, 20, 30, 40, 48, 50, 99)  # no tile has these proto codes
+SKIPPED_CODES = {"MISSED_WIN": "an info note (漏胡 allowed), not a fault"}
+
+
+# -- reading the clean record -----------------------------------------------------------------
+class NotClean(ValueError):
+    """A record the injector cannot start from: it already breaks a rule, or cannot be replayed."""
+
+
+@dataclass
+class Moment:
+    """The table just before one event is applied."""
+    hands: tuple[list[int], ...]
+    melds: tuple[list[Meld], ...]
+    ready: tuple[bool, ...]
+    auto: tuple[bool, ...]
+    last_draw: tuple[int | None, ...]
+    front: int  # wall position of the next normal draw
+    back: int  # end of the undrawn part (replacements come from just before it)
+    live: int
+
+
+def snapshot(replay: Replay) -> Moment:
+    seats, wall = replay.table.seats, replay.table.wall
+    return Moment(tuple(list(s.hand) for s in seats), tuple([replace(m) for m in s.melds] for s in seats),
+                  tuple(s.ready for s in seats), tuple(s.auto_play for s in seats), tuple(replay.last_draw),
+                  wall.front, wall.back, replay.live())
+
+
+class Analysis:
+    """A clean record replayed once: the table before every event, and how the hand ended."""
+
+    def __init__(self, record: pb.GameRecord, rules: Ruleset):
+        replay = Replay(record, rules)
+        self.moments: list[Moment] = []
+        try:
+            replay.begin()
+            for index, event in enumerate(record.events):
+                self.moments.append(snapshot(replay))
+                replay.index = index
+                replay.step(event)
+        except (Unreplayable, Halt):
+            raise NotClean(f"{record.game_id}: the record cannot be replayed to its end") from None
+        self.moments.append(snapshot(replay))
+        replay.index = None
+        replay.finish()
+        if replay.phase is None or any(v.severity == ERROR for v in replay.violations):
+            raise NotClean(f"{record.game_id}: the record is not clean")
+        self.outcome: Outcome = replay.outcome
+        self.events = record.events
+
+    def kind(self, index: int) -> str | None:
+        return self.events[index].WhichOneof("kind") if 0 <= index < len(self.events) else None
+
+    def normal_draws(self) -> list[int]:
+        return [i for i, e in enumerate(self.events) if e.WhichOneof("kind") == "draw" and not e.draw.replacement]
+
+    def discards(self) -> list[int]:
+        return [i for i, e in enumerate(self.events) if e.WhichOneof("kind") == "discard"]
+
+    def quiet_discards(self) -> list[int]:
+        """Discards nobody declared on: the next event is the next seat's normal draw."""
+        return [i for i in self.discards() if self.kind(i + 1) == "draw" and not self.events[i + 1].draw.replacement]
+
+    @property
+    def exhaustive(self) -> bool:
+        return not self.outcome.wins
+
+
+# -- one injection ----------------------------------------------------------------------------
+@dataclass
+class Injected:
+    record: pb.GameRecord
+    event_index: int  # where the referee should report it; RECORD for the record as a whole
+
+
+class Context:
+    """What a fault kind works with: the clean record, its ruleset, its analysis and a seeded rng."""
+
+    def __init__(self, record: pb.GameRecord, rules: Ruleset, rng: random.Random):
+        self.clean, self.rules, self.rng = record, rules, rng
+        self._analysis: Analysis | None = None
+        self._waits: dict[tuple, tuple[int, ...]] = {}
+
+    @property
+    def analysis(self) -> Analysis:
+        if self._analysis is None:
+            self._analysis = Analysis(self.clean, self.rules)
+        return self._analysis
+
+    def copy(self) -> pb.GameRecord:
+        record = pb.GameRecord()
+        record.CopyFrom(self.clean)
+        return record
+
+    def pick(self, candidates):
+        candidates = list(candidates)
+        return self.rng.choice(candidates) if candidates else None
+
+    # -- the table, read with the ruleset's shape functions ---------------------------------
+    def can_win(self, m: Moment, seat: int, tile: int) -> bool:
+        """Would this seat's hand (3k+1 tiles) win with one more `tile`? (The ruleset's waits.)"""
+        return tile in self.waits(m.hands[seat], m.melds[seat])
+
+    def waits(self, hand: list[int], melds: list[Meld]) -> tuple[int, ...]:
+        key = (tuple(hand), tuple((x.kind, x.tile, x.kong_kind) for x in melds))
+        found = self._waits.get(key)
+        if found is None:
+            found = self._waits[key] = self.rules.waits(hand, melds)
+        return found
+
+    def anyone_can_win(self, m: Moment, tile: int, besides: int) -> bool:
+        return any(self.can_win(m, s, tile) for s in range(4) if s != besides)
+
+    # -- forging and playing on ------------------------------------------------------------
+    def play_on(self, cut: int, forged: list[pb.Event], wall: list[int] | None = None,
+                options: dict[str, str] | None = None, then=None) -> tuple[pb.GameRecord, int]:
+        """The clean record up to event `cut`, then the forged events, then legal play to the end.
+
+        Returns the record (its claimed result settled again) and the index of the first forged
+        event. `then(player)` may log more events before play resumes.
+        """
+        record = self.copy()
+        del record.events[cut:]
+        if wall is not None:
+            record.ClearField("wall")
+            record.wall.extend(wall)
+        rules = self.rules
+        if options:
+            for key, value in options.items():
+                record.ruleset.options[key] = value
+            rules = get_ruleset(record.ruleset.name, dict(record.ruleset.options))
+        replay = Replay(record, rules)
+        replay.begin()
+        for index, event in enumerate(record.events):
+            replay.index = index
+            replay.step(event)
+        player = SelfPlay(record, rules, random.Random(self.rng.random()), DEFAULT_POLICY, replay)
+        try:
+            for event in forged:
+                player.emit(event)
+            if then is not None:
+                then(player)
+            outcome = player.play()
+        except Halt:
+            raise RuntimeError(f"{record.game_id}: a forged event halted the replay: {replay.violations[-1:]}")
+        fill_claim(record, rules, outcome)
+        return record, cut
+
+    def rigged_wall(self, m: Moment, tile: int) -> list[int] | None:
+        """The wall with `tile` moved under the next normal draw (from a later undrawn place)."""
+        wall = list(self.clean.wall)
+        code = T.to_proto(tile)
+        if wall[m.front] == code:
+            return wall
+        spots = [q for q in range(m.front + 1, m.back) if wall[q] == code]
+        if not spots:
+            return None
+        q = spots[0]
+        wall[m.front], wall[q] = wall[q], wall[m.front]
+        return wall
+
+    def let_go_sites(self, want: Callable[[Moment, int, int], bool]) -> list[tuple[int, int, int]]:
+        """(draw index, seat, tile): a seat could draw `tile` there and discard it at once (摸打),
+        with want(moment, seat, tile) true. No seat in 托管 may be able to win on the tile (it
+        could not let it go), and a copy of the tile must still be undrawn."""
+        if not self.clean.wall:
+            return []
+        a, sites = self.analysis, []
+        for k in a.normal_draws():
+            m, seat = a.moments[k], a.events[k].seat
+            undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]}
+            for tile in sorted(undrawn):
+                if any(m.auto[s] and self.can_win(m, s, tile) for s in range(4)):
+                    continue  # a seat in 托管 would have to win on it
+                if want(m, seat, tile):
+                    sites.append((k, seat, tile))
+        return sites
+
+    def let_go(self, site: tuple[int, int, int], m: Moment, declarations: list[pb.Event],
+               options: dict[str, str] | None = None) -> tuple[pb.GameRecord, int]:
+        """Rig the draw at a site, log the 摸打 and the declarations, play on; returns the record and
+        the index of the first declaration."""
+        k, seat, tile = site
+        code = T.to_proto(tile)
+        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)), pb.Event(seat=seat, discard=pb.Discard(tile=code))]
+        record, _ = self.play_on(k, forged + declarations, wall=self.rigged_wall(m, tile), options=options)
+        return record, k + 2
+
+
+# -- event builders -------------------------------------------------------------------------------
+def win_event(seat: int, kind: int, tile: int) -> pb.Event:
+    return pb.Event(seat=seat, win=pb.Win(kind=kind, tile=T.to_proto(tile)))
+
+
+def pon_event(seat: int, tile: int) -> pb.Event:
+    return pb.Event(seat=seat, pon=pb.Pon(tile=T.to_proto(tile)))
+
+
+def pass_event(seat: int) -> pb.Event:
+    return pb.Event(seat=seat, **{"pass": pb.Pass()})
+
+
+def discard_tile(event: pb.Event) -> int:
+    return T.from_proto(event.discard.tile)
+
+
+# -- the fault kinds: record integrity ------------------------------------------------------------
+def fifth_copy_in_wall(ctx: Context) -> Injected | None:
+    """A wall tile that is never drawn becomes a fifth copy of a kind."""
+    if not ctx.clean.wall:
+        return None
+    final = ctx.analysis.moments[-1]
+    spot = ctx.pick(range(final.front, final.back))
+    if spot is None:
+        return None
+    record = ctx.copy()
+    counts = T.counts(T.from_proto(c) for c in record.wall)
+    kinds = [t for t in ctx.rules.tile_kinds if counts[t] >= ctx.rules.copies and T.to_proto(t) != record.wall[spot]]
+    record.wall[spot] = T.to_proto(ctx.rng.choice(kinds))
+    return Injected(record, RECORD)
+
+
+def short_initial_hand(ctx: Context) -> Injected | None:
+    """The platform logs no wall, and one seat was dealt a tile too few (少牌)."""
+    record = ctx.copy()
+    if record.wall:
+        replay = Replay(record, ctx.rules)
+        replay.begin()  # the dealt hands, and the dealer's 14th tile (it must come last)
+        record.ClearField("wall")
+        for s, seat in enumerate(replay.table.seats):
+            tiles = [t for t, n in enumerate(seat.hand) for _ in range(n)]
+            if s == record.dealer:
+                tiles.remove(replay.last_draw[s])
+                tiles.append(replay.last_draw[s])
+            record.initial_hands.add().tiles.extend(T.to_proto(t) for t in tiles)
+    seat = ctx.pick(s for s in range(4) if s != record.dealer)
+    hand = record.initial_hands[seat].tiles
+    del hand[ctx.rng.randrange(len(hand))]
+    return Injected(record, RECORD)
+
+
+def impossible_tile_code(ctx: Context) -> Injected | None:
+    """A discard names a tile code that is no tile."""
+    index = ctx.pick(ctx.analysis.discards())
+    if index is None:
+        return None
+    record = ctx.copy()
+    record.events[index].discard.tile = ctx.rng.choice(IMPOSSIBLE_CODES)
+    return Injected(record, index)
+
+
+def tampered_draw(ctx: Context) -> Injected | None:
+    """The wall tile under a draw is swapped with a never-drawn one: the log no longer matches the wall."""
+    if not ctx.clean.wall:
+        return None
+    a = ctx.analysis
+    final = a.moments[-1]
+    index = ctx.pick(a.normal_draws())
+    if index is None:
+        return None
+    record = ctx.copy()
+    p = a.moments[index].front
+    spots = [q for q in range(final.front, final.back) if record.wall[q] != record.wall[p]]
+    if not spots:
+        return None
+    q = ctx.rng.choice(spots)
+    record.wall[p], record.wall[q] = record.wall[q], record.wall[p]
+    return Injected(record, index)
+
+
+def draw_into_reserve(ctx: Context) -> Injected | None:
+    """After the last live tile, the next seat draws from the reserve instead of the hand being drawn (荒庄)."""
+    a = ctx.analysis
+    if not a.exhaustive or not ctx.clean.wall or a.kind(len(a.events) - 1) != "exhaustive_draw":
+        return None
+    cut = len(a.events) - 1
+    if a.moments[cut].front >= a.moments[cut].back:
+        return None
+
+    def draw_reserve(player: SelfPlay) -> None:
+        player.close_window(None)  # the last discard's window closes; a draw is due
+        seat, wall = player.replay.phase.seat, player.replay.table.wall
+        player.emit(pb.Event(seat=seat, draw=pb.Draw(tile=T.to_proto(wall.tiles[wall.front]))))
+
+    record, index = ctx.play_on(cut, [], then=draw_reserve)
+    return Injected(record, index)
+
+
+def seat_out_of_turn(ctx: Context) -> Injected | None:
+    """A draw is logged for a seat whose turn it is not."""
+    index = ctx.pick(ctx.analysis.normal_draws())
+    if index is None:
+        return None
+    record = ctx.copy()
+    event = record.events[index]
+    event.seat = ctx.rng.choice([s for s in range(4) if s != event.seat])
+    return Injected(record, index)
+
+
+def pon_on_own_turn(ctx: Context) -> Injected | None:
+    """A seat logs a 碰 of the tile it has just drawn, on its own turn (no discard to take)."""
+    index = ctx.pick(ctx.analysis.normal_draws())
+    if index is None:
+        return None
+    record = ctx.copy()
+    draw = record.events[index]
+    record.events.insert(index + 1, pb.Event(seat=draw.seat, pon=pb.Pon(tile=draw.draw.tile)))
+    return Injected(record, index + 1)
+
+
+def event_after_end(ctx: Context) -> Injected | None:
+    """The log goes on after the hand ended: one more discard."""
+    record = ctx.copy()
+    seat = (record.events[-1].seat + 1) % 4 if record.events else 0
+    record.events.add(seat=seat, discard=pb.Discard(tile=T.to_proto(ctx.rng.choice(ctx.rules.tile_kinds))))
+    return Injected(record, len(record.events) - 1)
+
+
+def truncated_record(ctx: Context) -> Injected | None:
+    """The log stops mid-hand: every event from some normal draw on is lost."""
+    index = ctx.pick(ctx.analysis.normal_draws())
+    if index is None:
+        return None
+    record = ctx.copy()
+    del record.events[index:]
+    return Injected(record, RECORD)
+
+
+def early_exhaustive_draw(ctx: Context) -> Injected | None:
+    """荒庄 is declared where a seat should draw a live tile; the log ends there."""
+    index = ctx.pick(ctx.analysis.normal_draws())
+    if index is None:
+        return None
+    record = ctx.copy()
+    del record.events[index:]
+    record.events.add(seat=record.dealer, exhaustive_draw=pb.ExhaustiveDraw())
+    return Injected(record, index)
+
+
+# -- the fault kinds: actions -------------------------------------------------------------------
+def discard_not_held(ctx: Context) -> Injected | None:
+    """A seat discards a tile it does not hold; the hand plays on from there."""
+    a = ctx.analysis
+    sites = [(j, t) for j in a.discards() for t in ctx.rules.tile_kinds
+             if not a.moments[j].hands[a.events[j].seat][t]]
+    site = ctx.pick(sites)
+    if site is None:
+        return None
+    j, tile = site
+    seat = a.events[j].seat
+    record, index = ctx.play_on(j, [pb.Event(seat=seat, discard=pb.Discard(tile=T.to_proto(tile)))])
+    return Injected(record, index)
+
+
+def quiet_call_sites(ctx: Context, want: Callable[[Moment, int, int, int], bool]) -> list[tuple[int, int]]:
+    """(discard index, caller) where nobody declared and nobody could win on the tile, and want(...)."""
+    a, sites = ctx.analysis, []
+    for j in a.quiet_discards():
+        m, discarder, tile = a.moments[j + 1], a.events[j].seat, discard_tile(a.events[j])
+        if ctx.anyone_can_win(m, tile, besides=discarder):
+            continue
+        sites.extend((j, s) for s in range(4) if s != discarder and want(m, s, discarder, tile))
+    return sites
+
+
+def chi_forbidden(ctx: Context) -> Injected | None:
+    """The discarder's 下家 takes the tile by 吃 in a ruleset without 吃."""
+    if ctx.rules.chi_allowed:
+        return None
+    a = ctx.analysis
+
+    def runs(m: Moment, seat: int, tile: int) -> list[list[int]]:
+        if T.is_honor(tile):
+            return []
+        base, hand = tile - tile % 9, m.hands[seat]
+        return [[t for t in (low, low + 1, low + 2) if t != tile] for low in range(tile - 2, tile + 1)
+                if low >= base and low + 2 < base + 9 and all(hand[t] for t in (low, low + 1, low + 2) if t != tile)]
+
+    site = ctx.pick(quiet_call_sites(ctx, lambda m, s, d, t: s == (d + 1) % 4 and runs(m, s, t)))
+    if site is None:
+        return None
+    j, seat = site
+    shown = ctx.rng.choice(runs(a.moments[j + 1], seat, discard_tile(a.events[j])))
+    chi = pb.Event(seat=seat, chi=pb.Chi(tiles=[T.to_proto(t) for t in shown]))
+    record, index = ctx.play_on(j + 1, [chi])
+    return Injected(record, index)
+
+
+def pon_without_pair(ctx: Context) -> Injected | None:
+    """A seat 碰s a discard holding fewer than two of it."""
+    a = ctx.analysis
+    site = ctx.pick(quiet_call_sites(ctx, lambda m, s, d, t: m.hands[s][t] < 2))
+    if site is None:
+        return None
+    j, seat = site
+    record, index = ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))])
+    return Injected(record, index)
+
+
+def can_pon(ctx: Context, m: Moment, seat: int, tile: int) -> bool:
+    return m.hands[seat][tile] >= 2 and not (m.ready[seat] and ctx.rules.ready_forbids_pon)
+
+
+def pon_over_win(ctx: Context) -> Injected | None:
+    """One seat declares 胡 on a discard, yet another seat's 碰 takes the tile (胡 > 碰)."""
+
+    def pairs(m: Moment, seat: int, tile: int) -> list[tuple[int, int]]:
+        """(winner, caller): the only seat able to win on the tile, and a seat able to 碰 it."""
+        winners = [s for s in range(4) if s != seat and ctx.can_win(m, s, tile)]
+        if len(winners) != 1:
+            return []
+        return [(winners[0], s) for s in range(4) if s not in (seat, winners[0]) and can_pon(ctx, m, s, tile)]
+
+    site = ctx.pick(ctx.let_go_sites(lambda m, s, t: bool(pairs(m, s, t))))
+    if site is None:
+        return None
+    m = ctx.analysis.moments[site[0]]
+    winner, caller = ctx.rng.choice(pairs(m, site[1], site[2]))
+    record, index = ctx.let_go(site, m, [win_event(winner, pb.DISCARD, site[2]), pon_event(caller, site[2])])
+    return Injected(record, index + 1)
+
+
+def multiple_ron_option(rules: Ruleset) -> dict[str, str] | None:
+    """The rule options under which only the nearest seat may win on a discard (截胡)."""
+    if not rules.multiple_ron:
+        return {}
+    for option in rules.options:
+        if option.name.endswith("multiple_ron") and option.default is True:
+            return {option.name: "false"}
+    return None
+
+
+def second_ron(ctx: Context) -> Injected | None:
+    """Two seats win on one discard where only the nearest may (no 一炮多响)."""
+    options = multiple_ron_option(ctx.rules)
+    if options is None:
+        return None
+
+    def winners(m: Moment, seat: int, tile: int) -> list[int]:
+        return [s for s in ((seat + k) % 4 for k in (1, 2, 3)) if ctx.can_win(m, s, tile)]
+
+    site = ctx.pick(ctx.let_go_sites(lambda m, s, t: len(winners(m, s, t)) >= 2))
+    if site is None:
+        return None
+    m = ctx.analysis.moments[site[0]]
+    first, second = winners(m, site[1], site[2])[:2]
+    record, index = ctx.let_go(site, m, [win_event(first, pb.DISCARD, site[2]),
+                                         win_event(second, pb.DISCARD, site[2])], options=options)
+    return Injected(record, index + 1)
+
+
+def false_win(ctx: Context) -> Injected | None:
+    """A seat declares 胡 on a discard, or 自摸, with a hand that does not win; the log ends there."""
+    a = ctx.analysis
+    sites = []
+    for j in a.quiet_discards():
+        m, tile = a.moments[j + 1], discard_tile(a.events[j])
+        sites.extend((j + 1, win_event(s, pb.DISCARD, tile)) for s in range(4)
+                     if s != a.events[j].seat and not ctx.can_win(m, s, tile))
+    for k in a.normal_draws():
+        m, seat = a.moments[k + 1], a.events[k].seat
+        if not ctx.rules.is_win(m.hands[seat], m.melds[seat]):
+            sites.append((k + 1, win_event(seat, pb.SELF_DRAW, m.last_draw[seat])))
+    site = ctx.pick(sites)
+    if site is None:
+        return None
+    index, win = site
+    record = ctx.copy()
+    del record.events[index:]
+    record.events.append(win)
+    return Injected(record, index)
+
+
+# -- the fault kinds: 听 ------------------------------------------------------------------------------
+def ready_not_tenpai(ctx: Context) -> Injected | None:
+    """听 declared with a discard that leaves a hand waiting on nothing."""
+    if not ctx.rules.ready_with_discard:
+        return None
+    a = ctx.analysis
+    sites = []
+    for j in a.discards():
+        m, seat, tile = a.moments[j], a.events[j].seat, discard_tile(a.events[j])
+        if m.ready[seat] or a.events[j].discard.ready:
+            continue
+        after = list(m.hands[seat])
+        after[tile] -= 1
+        if not ctx.rules.is_tenpai(after, m.melds[seat]):
+            sites.append(j)
+    j = ctx.pick(sites)
+    if j is None:
+        return None
+    event = pb.Event()
+    event.CopyFrom(a.events[j])
+    event.discard.ready = pb.TING
+    record, index = ctx.play_on(j, [event])
+    return Injected(record, index)
+
+
+def ready_seat_discards(ctx: Context, after_draw: bool) -> list[int]:
+    """Discards by seats that declared 听 earlier (optionally: right after their own draw)."""
+    a = ctx.analysis
+    return [j for j in a.discards() if a.moments[j].ready[a.events[j].seat]
+            and (not after_draw or a.moments[j].last_draw[a.events[j].seat] is not None)]
+
+
+def ready_twice(ctx: Context) -> Injected | None:
+    """A seat that is already 听 declares it again with a later discard."""
+    if not ctx.rules.ready_with_discard:
+        return None
+    j = ctx.pick(ready_seat_discards(ctx, after_draw=False))
+    if j is None:
+        return None
+    record = ctx.copy()
+    record.events[j].discard.ready = pb.TING  # the discard itself is unchanged, so nothing later moves
+    return Injected(record, j)
+
+
+def ready_lock_breach(ctx: Context) -> Injected | None:
+    """A 听 seat keeps the tile it drew and lets go of another one."""
+    if not ctx.rules.ready_locks_discard:
+        return None
+    a = ctx.analysis
+    sites = []
+    for j in ready_seat_discards(ctx, after_draw=True):
+        m, seat = a.moments[j], a.events[j].seat
+        drawn = m.last_draw[seat]
+        sites.extend((j, t) for t in range(T.KINDS) if m.hands[seat][t] and t != drawn)
+    site = ctx.pick(sites)
+    if site is None:
+        return None
+    j, tile = site
+    seat = a.events[j].seat
+    record, index = ctx.play_on(j, [pb.Event(seat=seat, discard=pb.Discard(tile=T.to_proto(tile)))])
+    return Injected(record, index)
+
+
+def ready_pon(ctx: Context) -> Injected | None:
+    """A 听 seat takes a discard by 碰."""
+    if not ctx.rules.ready_forbids_pon:
+        return None
+
+    def callers(m: Moment, seat: int, tile: int) -> list[int]:
+        if ctx.anyone_can_win(m, tile, besides=seat):
+            return []
+        return [s for s in range(4) if s != seat and m.ready[s] and m.hands[s][tile] >= 2]
+
+    site = ctx.pick(ctx.let_go_sites(lambda m, s, t: bool(callers(m, s, t))))
+    if site is None:
+        return None
+    m = ctx.analysis.moments[site[0]]
+    caller = ctx.rng.choice(callers(m, site[1], site[2]))
+    record, index = ctx.let_go(site, m, [pon_event(caller, site[2])])
+    return Injected(record, index)
+
+
+def ready_kong_breaks_tenpai(ctx: Context) -> Injected | None:
+    """A 听 seat makes a kong that leaves it waiting on nothing: a 暗杠 on the fourth copy it draws,
+    or a 明杠 on the fourth copy another seat lets go (the draw is rigged from an undrawn copy)."""
+    if not ctx.rules.ready_kong_keeps_tenpai or not ctx.clean.wall:
+        return None
+    a = ctx.analysis
+
+    def breaks(m: Moment, seat: int, tile: int) -> bool:
+        """A 听 seat holding three of `tile` is not ready after a kong of it (and the kong can draw)."""
+        if not m.ready[seat] or m.hands[seat][tile] != 3 or m.live < 2:
+            return False
+        after = list(m.hands[seat])
+        after[tile] = 0
+        return not ctx.rules.is_tenpai(after, m.melds[seat] + [Meld(KONG, tile, None, CONCEALED)])
+
+    def exposers(m: Moment, seat: int, tile: int) -> list[int]:
+        """听 seats that could 明杠 the tile another seat lets go, when nobody else could win on it."""
+        found = [s for s in range(4) if s != seat and breaks(m, s, tile)]
+        if len(found) != 1 or any(ctx.can_win(m, s, tile) for s in range(4) if s not in (seat, found[0])):
+            return []
+        return found
+
+    sites = [("concealed", k, a.events[k].seat, t) for k in a.normal_draws() for t in range(T.KINDS)
+             if breaks(a.moments[k], a.events[k].seat, t) and ctx.rigged_wall(a.moments[k], t) is not None
+             and not (a.moments[k].auto[a.events[k].seat] and ctx.can_win(a.moments[k], a.events[k].seat, t))]
+    sites += [("exposed",) + site for site in ctx.let_go_sites(lambda m, s, t: bool(exposers(m, s, t)))]
+    site = ctx.pick(sites)
+    if site is None:
+        return None
+    how, k, seat, tile = site
+    m, code = a.moments[k], T.to_proto(tile)
+    if how == "exposed":
+        konger = exposers(m, seat, tile)[0]
+        record, index = ctx.let_go((k, seat, tile), m, [pb.Event(seat=konger, kong=pb.Kong(kind=pb.EXPOSED, tile=code))])
+        return Injected(record, index)
+    forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)), pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
+    record, _ = ctx.play_on(k, forged, wall=ctx.rigged_wall(m, tile))
+    return Injected(record, k + 1)
+
+
+def auto_play_passes_win(ctx: Context) -> Injected | None:
+    """A seat goes into 托管 just before a win, and the system lets the win go."""
+    a = ctx.analysis
+    sites = []
+    for k in a.normal_draws() + [i for i, e in enumerate(a.events) if e.WhichOneof("kind") == "draw"
+                                 and e.draw.replacement]:
+        m, seat = a.moments[k + 1], a.events[k].seat
+        if not m.auto[seat] and ctx.rules.is_win(m.hands[seat], m.melds[seat]):
+            sites.append(("self", k, seat))
+    for j in a.discards():
+        m, tile = a.moments[j + 1], discard_tile(a.events[j])
+        if a.kind(j + 1) in ("pon", "kong", "chi") and a.events[j + 1].seat != a.events[j].seat:
+            continue  # a call was declared: keep to windows the simulator resolves the usual way
+        sites.extend(("ron", j, s) for s in range(4) if s != a.events[j].seat and not m.auto[s]
+                     and ctx.can_win(m, s, tile))
+    site = ctx.pick(sorted(sites))
+    if site is None:
+        return None
+    how, at, seat = site
+    auto = pb.Event(seat=seat, auto_play=pb.AutoPlay(on=True))
+    if how == "ron":  # 托管 from inside the window; the system logs 过
+        record, index = ctx.play_on(at + 1, [auto, pass_event(seat)])
+        return Injected(record, at)
+
+    def let_win_go(player: SelfPlay) -> None:
+        legal = player.replay.legal_actions(seat, player.replay.phase)
+        tile, _ = player.best_discard(seat, legal)
+        player.emit(player.discard_event(seat, tile, legal))
+
+    record, index = ctx.play_on(at + 1, [auto], then=let_win_go)
+    return Injected(record, index + 1)
+
+
+# -- the fault kinds: the claimed result ------------------------------------------------------------
+def claimed_fault(ctx: Context) -> pb.GameRecord | None:
+    record = ctx.copy()
+    return record if record.HasField("claimed") and len(record.claimed.payments) == 4 else None
+
+
+def wrong_payment(ctx: Context) -> Injected | None:
+    """The platform moves a few points from one seat to another in a won hand."""
+    record = claimed_fault(ctx)
+    if record is None or not ctx.analysis.outcome.wins:
+        return None
+    giver, taker = ctx.rng.sample(range(4), 2)
+    amount = ctx.rng.randint(1, 4)
+    record.claimed.payments[giver] -= amount
+    record.claimed.payments[taker] += amount
+    return Injected(record, RECORD)
+
+
+def kong_paid_in_draw(ctx: Context) -> Injected | None:
+    """荒庄, yet the platform pays kong money (for the hand's kongs, or a 暗杠 it made up)."""
+    record = claimed_fault(ctx)
+    a = ctx.analysis
+    if record is None or not a.exhaustive:
+        return None
+    kongs = a.outcome.kongs or [KongInfo(ctx.rng.randrange(4), CONCEALED, ctx.rng.choice(ctx.rules.tile_kinds),
+                                         None, RECORD)]
+    paid = ctx.rules.settle(Outcome(a.outcome.dealer, kongs=list(kongs)))
+    if not any(paid.kong_payments) or any(ctx.rules.settle(a.outcome).kong_payments):
+        return None  # kong money stands in this ruleset's 荒庄, or kongs earn nothing
+    for field in ("payments", "kong_payments"):
+        record.claimed.ClearField(field)
+        getattr(record.claimed, field).extend(paid.kong_payments)
+    return Injected(record, RECORD)
+
+
+def wrong_winners(ctx: Context) -> Injected | None:
+    """The platform names other winners than the events show."""
+    record = claimed_fault(ctx)
+    if record is None:
+        return None
+    actual = sorted(record.claimed.winners)
+    choices = [[s] for s in range(4) if [s] != actual] + ([[0, 1]] if actual != [0, 1] else [])
+    record.claimed.ClearField("winners")
+    record.claimed.winners.extend(ctx.rng.choice(choices))
+    return Injected(record, RECORD)
+
+
+def wrong_next_dealer(ctx: Context) -> Injected | None:
+    """The platform names a next dealer the dealer rule does not give."""
+    record = claimed_fault(ctx)
+    if record is None or not record.claimed.has_next_dealer:
+        return None
+    record.claimed.next_dealer = ctx.rng.choice([s for s in range(4) if s != record.claimed.next_dealer])
+    return Injected(record, RECORD)
+
+
+def missing_payment(ctx: Context) -> Injected | None:
+    """The claimed result pays three seats (or five), not four."""
+    record = claimed_fault(ctx)
+    if record is None:
+        return None
+    if ctx.rng.random() < 0.5:
+        del record.claimed.payments[ctx.rng.randrange(4)]
+    else:
+        record.claimed.payments.append(0)
+    return Injected(record, RECORD)
+
+
+# -- the catalogue ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class FaultKind:
+    name: str
+    code: str  # the violation code the referee must report
+    inject: Callable[[Context], Injected | None]
+
+    @property
+    def about(self) -> str:
+        return self.inject.__doc__.split("\n\n")[0].replace("\n", " ")
+
+
+FAULT_KINDS: dict[str, FaultKind] = {
+    k.name: k
+    for k in (
+        FaultKind("fifth_copy_in_wall", "TILE_CONSERVATION", fifth_copy_in_wall),
+        FaultKind("short_initial_hand", "TILE_COUNT", short_initial_hand),
+        FaultKind("impossible_tile_code", "IMPOSSIBLE_TILE", impossible_tile_code),
+        FaultKind("tampered_draw", "DRAW_MISMATCH", tampered_draw),
+        FaultKind("draw_into_reserve", "DRAW_FROM_RESERVE", draw_into_reserve),
+        FaultKind("seat_out_of_turn", "OUT_OF_TURN", seat_out_of_turn),
+        FaultKind("pon_on_own_turn", "ILLEGAL_ACTION", pon_on_own_turn),
+        FaultKind("event_after_end", "EVENT_AFTER_END", event_after_end),
+        FaultKind("truncated_record", "HAND_INCOMPLETE", truncated_record),
+        FaultKind("early_exhaustive_draw", "ILLEGAL_EXHAUSTIVE_DRAW", early_exhaustive_draw),
+        FaultKind("discard_not_held", "DISCARD_NOT_HELD", discard_not_held),
+        FaultKind("chi_forbidden", "CHI_FORBIDDEN", chi_forbidden),
+        FaultKind("pon_without_pair", "ILLEGAL_CALL", pon_without_pair),
+        FaultKind("pon_over_win", "CLAIM_PRIORITY", pon_over_win),
+        FaultKind("second_ron", "MULTIPLE_RON", second_ron),
+        FaultKind("false_win", "FALSE_WIN", false_win),
+        FaultKind("ready_not_tenpai", "READY_NOT_TENPAI", ready_not_tenpai),
+        FaultKind("ready_twice", "READY_TWICE", ready_twice),
+        FaultKind("ready_lock_breach", "READY_LOCK_BREACH", ready_lock_breach),
+        FaultKind("ready_pon", "READY_PON", ready_pon),
+        FaultKind("ready_kong_breaks_tenpai", "READY_KONG_BREAKS_TENPAI", ready_kong_breaks_tenpai),
+        FaultKind("auto_play_passes_win", "AUTO_WIN_MISSED", auto_play_passes_win),
+        FaultKind("wrong_payment", "SETTLEMENT_MISMATCH", wrong_payment),
+        FaultKind("kong_paid_in_draw", "KONG_PAYMENT_IN_DRAW", kong_paid_in_draw),
+        FaultKind("wrong_winners", "WINNERS_MISMATCH", wrong_winners),
+        FaultKind("wrong_next_dealer", "NEXT_DEALER_MISMATCH", wrong_next_dealer),
+        FaultKind("missing_payment", "CLAIM_MALFORMED", missing_payment),
+    )
+}
+
+
+def fault_rng(kind: str, seed: int, index: int) -> random.Random:
+    return random.Random(f"mjref-inject/{kind}/{seed}/{index}")
+
+
+def inject_one(kind: FaultKind, record: pb.GameRecord, rules: Ruleset, rng: random.Random,
+               analysis: Analysis | None = None) -> pb.GameRecord | None:
+    """The record with this fault and its label, or None when the record has no place for it."""
+    ctx = Context(record, rules, rng)
+    ctx._analysis = analysis or Analysis(record, rules)  # NotClean when there is nothing to start from
+    injected = kind.inject(ctx)
+    if injected is None:
+        return None
+    out = injected.record
+    out.fault.CopyFrom(pb.FaultLabel(kind=kind.name, expected_code=kind.code, event_index=injected.event_index))
+    return out
+
+
+@dataclass
+class InjectStats:
+    injected: int = 0
+    skipped: int = 0  # selected, but the record had no place for the fault
+    passed: int = 0  # not selected: written unchanged
+    unusable: int = 0  # selected, but not a clean replayable record: written unchanged
+    undecodable: int = 0  # payloads that are not records: written unchanged
+    corrupt_spans: int = 0  # damaged archive bytes: not written
+
+
+def inject_archive(kind: FaultKind, in_path, out_path, rate: float, seed: int, quiet: bool = True) -> InjectStats:
+    stats = InjectStats()
+    rulesets: dict[tuple, Ruleset] = {}
+
+    def payloads() -> Iterator[bytes]:
+        for index, item in enumerate(progress(archive.iter_archive(in_path), None, quiet, "record")):
+            if isinstance(item, archive.CorruptSpan):
+                stats.corrupt_spans += 1
+                continue
+            rng = fault_rng(kind.name, seed, index)
+            if rng.random() >= rate:
+                stats.passed += 1
+                yield item.payload
+                continue
+            try:
+                record = records.parse_binary(item.payload)
+            except records.RecordError:
+                stats.undecodable += 1
+                yield item.payload
+                continue
+            try:
+                key = (record.ruleset.name, tuple(sorted(record.ruleset.options.items())))
+                if key not in rulesets:
+                    rulesets[key] = get_ruleset(key[0], dict(key[1]))
+                out = inject_one(kind, record, rulesets[key], rng)
+            except (RulesetError, NotClean):
+                stats.unusable += 1
+                yield item.payload
+                continue
+            if out is None:
+                stats.skipped += 1
+                yield item.payload
+            else:
+                stats.injected += 1
+                yield records.to_binary(out)
+
+    archive.write_archive(out_path, payloads())
+    return stats
+
+
+# -- the command --------------------------------------------------------------------------------------
+def cmd_inject(args) -> int:
+    if args.list:
+        width = max(len(k) for k in FAULT_KINDS)
+        for kind in FAULT_KINDS.values():
+            print(f"{kind.name:<{width}}  {kind.code:<24}  {kind.about}")
+        for code, why in SKIPPED_CODES.items():
+            print(f"{'(none)':<{width}}  {code:<24}  {why}")
+        return 0
+    missing = [flag for flag, value in (("--kind", args.kind), ("--in", args.input), ("--out", args.out)) if not value]
+    if missing:
+        print(f"mjref inject: {', '.join(missing)} required (or --list)", file=sys.stderr)
+        return 2
+    kind = FAULT_KINDS.get(args.kind)
+    if kind is None:
+        print(f"mjref inject: unknown fault kind {args.kind!r}; `mjref inject --list` shows them", file=sys.stderr)
+        return 2
+    if not 0.0 <= args.rate <= 1.0:
+        print("mjref inject: --rate takes a fraction from 0 to 1", file=sys.stderr)
+        return 2
+    if not pathlib.Path(args.input).is_file():
+        print(f"mjref inject: no such archive: {args.input}", file=sys.stderr)
+        return 2
+    try:
+        stats = inject_archive(kind, args.input, args.out, args.rate, args.seed, args.quiet)
+    except (OSError, archive.ArchiveError) as err:
+        print(f"mjref inject: {err}", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        print(f"{kind.name} ({kind.code}): injected {stats.injected}, skipped {stats.skipped} (no suitable "
+              f"place), passed {stats.passed} unchanged -> {args.out}", file=sys.stderr)
+    for what, count in (("records not clean or not replayable, passed through", stats.unusable),
+                        ("undecodable payloads passed through", stats.undecodable),
+                        ("corrupt spans dropped", stats.corrupt_spans)):
+        if count:
+            print(f"mjref inject: {count} {what}", file=sys.stderr)
+    return 2 if stats.corrupt_spans else 0
 
 
 def add_inject_command(sub) -> None:
-    inject = sub.add_parser("inject", help="inject labelled faults into records (not built yet)")
-    inject.set_defaults(func=lambda args: print("mjref inject: not built yet") or 2)
+    inject = sub.add_parser("inject", help="inject one labelled fault kind into clean records",
+                            description="Mutate clean records (e.g. from `mjref simulate`) into records that "
+                                        "each carry exactly one known fault, labelled in record.fault.")
+    inject.add_argument("--list", action="store_true", help="list the fault kinds and their codes")
+    inject.add_argument("--kind", help="the fault kind (see --list)")
+    inject.add_argument("--in", dest="input", metavar="ARCHIVE", help="clean records (TFRecord archive)")
+    inject.add_argument("--out", metavar="ARCHIVE", help="where to write every record, faulty or not")
+    inject.add_argument("--rate", type=float, default=1.0, help="fraction of records to fault (default 1)")
+    inject.add_argument("--seed", type=int, default=0, help="same seed, same choices")
+    inject.add_argument("--quiet", action="store_true", help="no progress bar or summary")
+    inject.set_defaults(func=cmd_inject)
+
+
+def describe_kinds() -> list[tuple[str, str, str]]:
+    """(kind, code, about) for every fault kind; the docs and --list use this."""
+    return [(k.name, k.code, k.about) for k in FAULT_KINDS.values()]
+
+
+assert all(k.code in CODES and CODES[k.code].severity == ERROR for k in FAULT_KINDS.values())

@@ -204,6 +204,7 @@ class Replay:
 
     def begin(self) -> None:
         """Deal; the dealer then acts on its 14th tile as on a draw."""
+        self.rules.set_indicator(None)  # a ruleset instance may judge many hands, one at a time
         self.table = self._deal()
         self.phase = Turn(self.table.dealer, drew=True)
         dealer = self.table.seats[self.table.dealer]

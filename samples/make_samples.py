@@ -1,11 +1,11 @@
-"""Writes samples/hebei/: hand-scripted Hebei records, each with its expected verdict.
+"""Writes samples/hebei/ and samples/ningxiang/: hand-scripted records with their expected verdicts.
 
     python samples/make_samples.py     # rewrite the samples (deterministic)
 
 Every sample starts with comment lines the tests read:
     # expect-status: clean | violations | unreplayable
     # expect: CODE@EVENT_INDEX (or CODE@record), one per finding, info notes included
-The expectations here are written by hand from SPEC HB, never copied from the referee.
+The expectations here are written by hand from SPEC HB and NX, never copied from the referee.
 """
 from __future__ import annotations
 
@@ -39,9 +39,9 @@ def discard_win(game_id: str = "hb-discard-win", **kw) -> HandBuilder:
 SAMPLES = {}
 
 
-def sample(name: str, status: str, expect: list[str], about: str):
+def sample(name: str, status: str, expect: list[str], about: str, ruleset: str = "hebei"):
     def register(fn):
-        SAMPLES[name] = (status, expect, about, fn)
+        SAMPLES[f"{ruleset}/{name}"] = (status, expect, about, fn)
         return fn
     return register
 
@@ -352,13 +352,20 @@ def _():
     return without_wall(discard_win("hb-short-hand").build(), short_seat=2)
 
 
-def write_all(out: pathlib.Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    for name, (status, expect, about, fn) in SAMPLES.items():
+def write_all(root: pathlib.Path) -> None:
+    """Write every sample under root/<ruleset>/<name>.textproto."""
+    import ningxiang_samples  # noqa: F401  (registers the Ningxiang samples)
+
+    for key, (status, expect, about, fn) in SAMPLES.items():
         record = fn()
         header = [f"# {about}", f"# expect-status: {status}"] + [f"# expect: {e}" for e in expect]
-        (out / f"{name}.textproto").write_text("\n".join(header) + "\n" + records.to_text(record), encoding="utf-8")
+        path = root / f"{key}.textproto"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("\n".join(header) + "\n" + records.to_text(record), encoding="utf-8")
 
 
 if __name__ == "__main__":
-    write_all(ROOT / "hebei")
+    sys.path.insert(0, str(ROOT))
+    import make_samples  # the registry lives in the module, where ningxiang_samples adds to it
+
+    make_samples.write_all(ROOT)

@@ -5,8 +5,9 @@ from typing import Mapping
 
 from referee.rules.base import Option, Ruleset, RulesetError
 from referee.rules.hebei import Hebei
+from referee.rules.ningxiang import Ningxiang
 
-RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei,)}
+RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei, Ningxiang)}
 
 
 def get_ruleset(name: str, options: Mapping[str, str] | None = None) -> Ruleset:
