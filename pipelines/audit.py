@@ -113,9 +113,11 @@ def cmd_audit(args) -> int:
     except PipelineFailed as err:
         print(f"mjref audit: {err}", file=sys.stderr)
         return 1
-    except Exception as err:  # a runner error: one clear line, the traceback only in the log
-        logging.getLogger("mjref.audit").debug("pipeline failed", exc_info=True)
-        print(f"mjref audit: the pipeline failed: {type(err).__name__}: {err}", file=sys.stderr)
+    except Exception as err:  # a runner error: its message, not our traceback
+        lines = str(err).strip().splitlines() or [""]
+        more = f"\n  ... ({len(lines) - 15} more lines)" if len(lines) > 15 else ""
+        print(f"mjref audit: the pipeline failed: {type(err).__name__}: " + "\n".join(lines[:15]) + more,
+              file=sys.stderr)
         return 1
     print(summary(manifest), flush=True)
     rec = manifest["reconciliation"]

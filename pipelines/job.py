@@ -107,6 +107,8 @@ def run_audit(config: AuditConfig) -> dict:
 
     archives = F.list_archives(config.inputs)
     out = config.out.rstrip("/") or "/"
+    if F.is_local(out):
+        out = os.path.abspath(out)  # worker processes need not share our working directory
     check_out(out)
     if F.is_local(out):
         os.makedirs(out, exist_ok=True)

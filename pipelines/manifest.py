@@ -185,8 +185,9 @@ def reconcile(manifest: dict) -> dict:
 def summary(manifest: dict, top_codes: int = 10) -> str:
     """The end-of-run table printed to stdout."""
     r = manifest["records_in"]
-    lines = [f"audit of {manifest['inputs']['count']} file(s), {manifest['inputs']['bytes'] / 1e6:,.1f} MB "
-             f"-> {manifest['out']}"]
+    size = manifest["inputs"]["bytes"]
+    size_text = f"{size / 1e6:,.1f} MB" if size >= 1e6 else f"{size / 1e3:,.1f} kB"
+    lines = [f"audit of {manifest['inputs']['count']} file(s), {size_text} -> {manifest['out']}"]
 
     def row(label, value, note=""):
         lines.append(f"  {label:<28}{value:>12,}" + (f"  {note}" if note else ""))

@@ -52,7 +52,11 @@ class NotClean(ValueError):
 
 @dataclass
 class Moment:
-    """The table just before one event is applied."""
+    """The table just before one event is applied.
+
+    A claim window still open at that point is closed by the event itself, so the moment
+    before a caller's discard shows the caller's hand before its call; read the moment after
+    the discard for the hand it leaves."""
     hands: tuple[list[int], ...]
     melds: tuple[list[Meld], ...]
     ready: tuple[bool, ...]
@@ -523,12 +527,11 @@ def ready_not_tenpai(ctx: Context) -> Injected | None:
     a = ctx.analysis
     sites = []
     for j in a.discards():
-        m, seat, tile = a.moments[j], a.events[j].seat, discard_tile(a.events[j])
-        if m.ready[seat] or a.events[j].discard.ready:
+        seat = a.events[j].seat
+        if a.moments[j].ready[seat] or a.events[j].discard.ready:
             continue
-        after = list(m.hands[seat])
-        after[tile] -= 1
-        if not ctx.rules.is_tenpai(after, m.melds[seat]):
+        after = a.moments[j + 1]  # after the discard (and after any call it closed)
+        if not ctx.rules.is_tenpai(after.hands[seat], after.melds[seat]):
             sites.append(j)
     j = ctx.pick(sites)
     if j is None:

@@ -22,12 +22,14 @@ from referee import actions as A
 from referee import archive, records, shapes
 from referee import tiles as T
 from referee.proto import record_pb2 as pb
-from referee.referee import Claim, DrawDue, Ended, Replay, Rob, Turn
+from referee.referee import Claim, Dashai, DashaiDue, DrawDue, Ended, HaidiOffer, Replay, Rob, Turn
 from referee.rules import RULESETS, Ruleset, RulesetError, get_ruleset
-from referee.rules.base import Outcome
+from referee.rules.base import DASHAI, Outcome
 from referee.verdict import ERROR
 
-KONG_EVENT_KIND = {A.KONG_CONCEALED: pb.CONCEALED, A.KONG_EXPOSED: pb.EXPOSED, A.KONG_ADDED: pb.ADDED}
+KONG_EVENT_KIND = {A.KONG_CONCEALED: pb.CONCEALED, A.KONG_EXPOSED: pb.EXPOSED, A.KONG_ADDED: pb.ADDED,
+                   A.KONG_BORROWED: pb.BORROWED}
+OWN_KONGS = {A.KONG_CONCEALED: 4, A.KONG_ADDED: 1, A.KONG_BORROWED: 0}  # tiles each takes from the hand
 WIN_EVENT_KIND = {A.SELF_WIN: pb.SELF_DRAW, A.RON: pb.DISCARD, A.ROB_WIN: pb.ROB_KONG}
 
 # How a hand ended, as the tests and the docs name it.
@@ -122,7 +124,9 @@ def ending(outcome: Outcome) -> str:
 class SelfPlay:
     """Plays a hand to its end from wherever its Replay stands, logging each event it takes.
 
-    The fault injector uses the same driver to finish a hand after it forged one action.
+    Every phase of the shared replay loop is driven the same way for every ruleset: ask the
+    Replay for the seat's legal actions, let the policy choose, log the event, step it. The
+    fault injector uses the same driver to finish a hand after it forged one action.
     """
 
     def __init__(self, record: pb.GameRecord, rules: Ruleset, rng: random.Random,
@@ -142,7 +146,7 @@ class SelfPlay:
         self.replay.step(event)
 
     def close_window(self, closer: pb.Event | None) -> None:
-        """Resolve an open claim or rob window as the next event will, before that event is chosen.
+        """Resolve an open claim, rob or 打筛 window as the next event will, before that event is chosen.
 
         The caller of a 碰 must see its hand after the call to choose its discard; the
         Replay resolves a window when the next event arrives, so we resolve it with that
@@ -154,8 +158,29 @@ class SelfPlay:
             replay.close_claim(phase, closer)
         elif isinstance(phase, Rob):
             replay.close_rob(phase, closer)
+        elif isinstance(phase, Dashai):
+            replay.close_dashai(phase)
+
+    def end(self) -> None:
+        """Close the last window (a declared win ends the hand there) and settle."""
+        self.replay.index = None
+        self.replay.finish()
 
     # -- the loop ---------------------------------------------------------------------------
+    def open_hand(self) -> None:
+        """The deal-time events: the indicator flip where the ruleset has one, then any 报听."""
+        replay, rules = self.replay, self.rules
+        if rules.has_indicator and rules.indicator is None:
+            wall = replay.table.wall  # the platform flips the last tile of the wall
+            self.emit(pb.Event(seat=self.record.dealer, indicator=pb.IndicatorFlip(
+                kind=getattr(rules, "indicator_kind", pb.KING), tile=T.to_proto(wall.tiles[wall.back - 1]),
+                wall_index=wall.back - 1)))
+        if rules.opening_ready:
+            for seat in replay.others(self.record.dealer):
+                if rules.forbid(replay, seat, A.Action(A.OPENING_READY)) is None and \
+                        self.rng.random() < self.policy.ready:
+                    self.emit(pb.Event(seat=seat, ready=pb.Ready(kind=pb.BAOTING)))
+
     def play(self) -> Outcome:
         """Play to the end of the hand; return the outcome (the record holds the events)."""
         turns = [0, 0, 0, 0]
@@ -173,12 +198,18 @@ class SelfPlay:
                 self.on_rob(phase)
             elif isinstance(phase, DrawDue):
                 self.on_draw_due(phase)
+            elif isinstance(phase, HaidiOffer):
+                self.offer_haidi(phase.seat)
+            elif isinstance(phase, DashaiDue):
+                self.on_dashai_due(phase)
+            elif isinstance(phase, Dashai):
+                self.on_dashai(phase)
             elif isinstance(phase, Ended):
                 break
             else:
                 raise SimulationError(f"{self.record.game_id}: the replay halted: {self.replay.violations[-1:]}")
-        self.replay.index = None
-        self.replay.finish()
+        self.end()
+        self.log_birds()
         return self.replay.outcome
 
     # -- the active seat --------------------------------------------------------------------
@@ -193,7 +224,8 @@ class SelfPlay:
         seat = phase.seat
         legal = self.replay.legal_actions(seat, phase)
         if any(a.kind == A.SELF_WIN for a in legal) and self.wants_win(seat):
-            self.emit(pb.Event(seat=seat, win=pb.Win(kind=pb.SELF_DRAW, tile=T.to_proto(self.replay.last_draw[seat]))))
+            tile = self.replay.last_draw[seat]
+            self.emit(pb.Event(seat=seat, win=pb.Win(kind=pb.SELF_DRAW, tile=T.to_proto(tile) if tile is not None else 0)))
             return
         discard, cost = self.best_discard(seat, legal)
         kong = self.choose_own_kong(seat, legal, cost)
@@ -208,6 +240,10 @@ class SelfPlay:
             event.discard.ready = pb.TING
         return event
 
+    def cost(self, hand: list[int], open_hand: bool) -> int:
+        naturals, wilds = self.rules.split_wilds(hand)
+        return max(hand_cost(self.rules, naturals, open_hand) - wilds, 0)
+
     def best_discard(self, seat: int, legal: list[A.Action]) -> tuple[int, int]:
         """The legal discard leaving the cheapest hand (then most waits, then least connected)."""
         s = self.seat(seat)
@@ -218,7 +254,7 @@ class SelfPlay:
         scored = []
         for t in tiles:
             hand[t] -= 1
-            cost = hand_cost(self.rules, hand, open_hand)
+            cost = self.cost(hand, open_hand)
             waits = len(self.rules.waits(hand, s.melds)) if cost <= 1 else 0
             hand[t] += 1
             scored.append((cost, -waits, connectivity(hand, t), self.rng.random(), t))
@@ -226,15 +262,15 @@ class SelfPlay:
         return best[-1], best[0]
 
     def choose_own_kong(self, seat: int, legal: list[A.Action], discard_cost: int) -> A.Action | None:
-        """A legal 暗杠/补杠 that does not make the hand worse, taken now and then."""
+        """A legal own kong that does not make the hand worse, taken now and then."""
         s = self.seat(seat)
         open_hand = any(m.is_open for m in s.melds)
         for action in legal:
-            if action.kind not in (A.KONG_CONCEALED, A.KONG_ADDED):
+            if action.kind not in OWN_KONGS:
                 continue
             hand = list(s.hand)
-            hand[action.tile] -= 4 if action.kind == A.KONG_CONCEALED else 1
-            cost = hand_cost(self.rules, hand, open_hand or action.kind == A.KONG_ADDED)
+            hand[action.tile] -= OWN_KONGS[action.kind]
+            cost = self.cost(hand, open_hand or action.kind != A.KONG_CONCEALED)
             if cost <= discard_cost and self.rng.random() < self.policy.kong:
                 return action
         return None
@@ -245,20 +281,24 @@ class SelfPlay:
         if pending is None:
             order = [s for s in self.replay.others(phase.discarder) if s not in phase.declared]
             options = {s: self.replay.legal_actions(s, phase) for s in order}
-            winners = self.declare_wins(options, phase.tile, pb.DISCARD)
+            several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
+            winners = self.declare_wins(options, phase.tile, pb.DISCARD, several)
             if winners or any(a.kind == A.RON for a, _ in phase.declared.values()):
-                self.replay.index = None
-                self.replay.finish()
-                return
+                return self.end()
             pending = self.choose_call(phase, options)
         if pending is None:
-            self.close_window(None)  # nobody takes the tile: the next seat draws
-            return
+            return self.close_window(None)  # nobody takes the tile: the next seat draws
         seat, call = pending
         if call.kind == A.KONG_EXPOSED:
-            self.close_window(pb.Event(seat=seat, draw=pb.Draw(replacement=True)))
+            self.close_window(self.kong_resolution(seat))
         else:
             self.close_window(pb.Event(seat=seat, discard=pb.Discard()))
+
+    def kong_resolution(self, seat: int) -> pb.Event:
+        """The kind of event that carries a kong on: its replacement draw, or its 打筛 reveal."""
+        if self.rules.kong_draws == DASHAI:
+            return pb.Event(seat=seat, dashai=pb.DashaiReveal())
+        return pb.Event(seat=seat, draw=pb.Draw(replacement=True))
 
     @staticmethod
     def pending_call(declared: dict) -> tuple[int, A.Action] | None:
@@ -266,13 +306,13 @@ class SelfPlay:
         calls = [(s, a) for s, (a, _) in declared.items() if a.kind in A.CALLS]
         return max(calls, key=lambda c: A.PRIORITY[c[1].kind]) if calls else None
 
-    def declare_wins(self, options: dict[int, list[A.Action]], tile: int, kind: int) -> list[int]:
+    def declare_wins(self, options: dict[int, list[A.Action]], tile: int, kind: int, several: bool) -> list[int]:
         """Log the 胡 declarations of the seats that take their win, in play order; 过 for some that don't."""
         winners = []
         for seat, legal in options.items():
             if not any(a.kind in (A.RON, A.ROB_WIN) for a in legal):
                 continue
-            if (self.rules.multiple_ron or not winners) and self.wants_win(seat):
+            if (several or not winners) and self.wants_win(seat):
                 winners.append(seat)
                 self.emit(pb.Event(seat=seat, win=pb.Win(kind=kind, tile=T.to_proto(tile))))
             elif self.rng.random() < self.policy.log_pass:
@@ -305,7 +345,7 @@ class SelfPlay:
     def call_helps(self, seat: int, action: A.Action, tile: int) -> bool:
         s = self.seat(seat)
         hand = list(s.hand)
-        before = hand_cost(self.rules, hand, any(m.is_open for m in s.melds))
+        before = self.cost(hand, any(m.is_open for m in s.melds))
         if action.kind == A.CHI:
             for t in (action.tile, action.tile + 1, action.tile + 2):
                 if t != tile:
@@ -313,9 +353,8 @@ class SelfPlay:
         else:
             hand[tile] -= 3 if action.kind == A.KONG_EXPOSED else 2
         if action.kind == A.KONG_EXPOSED:  # a replacement tile follows: keeping the cost is enough
-            return hand_cost(self.rules, hand, True) <= before and self.rng.random() < self.policy.kong
-        after = min(hand_cost(self.rules, [c - (t == d) for t, c in enumerate(hand)], True)
-                    for d in range(T.KINDS) if hand[d])
+            return self.cost(hand, True) <= before and self.rng.random() < self.policy.kong
+        after = min(self.cost([c - (t == d) for t, c in enumerate(hand)], True) for d in range(T.KINDS) if hand[d])
         if after < before:
             return self.rng.random() < self.policy.call
         return after == before and self.rng.random() < self.policy.even_call
@@ -324,21 +363,59 @@ class SelfPlay:
     def on_rob(self, phase: Rob) -> None:
         order = [s for s in self.replay.others(phase.konger) if s not in phase.declared]
         options = {s: self.replay.legal_actions(s, phase) for s in order}
-        winners = self.declare_wins(options, phase.tile, pb.ROB_KONG)
+        winners = self.declare_wins(options, phase.tile, pb.ROB_KONG, self.rules.allows_multiple_ron(last_tile=False))
         if winners or any(a.kind == A.ROB_WIN for a, _ in phase.declared.values()):
-            self.replay.index = None
-            self.replay.finish()
-            return
-        self.close_window(None)  # the kong stands: the konger draws its replacement
+            return self.end()
+        self.close_window(None)  # the kong stands: the konger resolves it
+
+    # -- 打筛 (kongs resolved by two revealed tiles) --------------------------------------------
+    def on_dashai_due(self, phase: DashaiDue) -> None:
+        wall = self.replay.table.wall
+        shown = wall.tiles[wall.front:wall.front + min(2, wall.remaining)]
+        self.emit(pb.Event(seat=phase.konger, dashai=pb.DashaiReveal(tiles=[T.to_proto(t) for t in shown])))
+
+    def on_dashai(self, phase: Dashai) -> None:
+        """The konger takes every revealed tile it wins on (杠上开花); else the nearest seat that
+        wants one takes it (杠上炮); else nobody and the next seat draws."""
+        konger = phase.konger
+        for seat in [konger] + self.replay.others(konger):
+            wins = [a for a in self.replay.legal_actions(seat, phase) if a.kind in (A.SELF_WIN, A.RON)]
+            if not wins:
+                continue
+            if self.wants_win(seat):
+                kind = pb.SELF_DRAW if seat == konger else pb.DISCARD
+                for action in wins:
+                    self.emit(pb.Event(seat=seat, win=pb.Win(kind=kind, tile=T.to_proto(action.tile))))
+                return self.end()
+            if self.rng.random() < self.policy.log_pass:
+                self.emit(pb.Event(seat=seat, **{"pass": pb.Pass()}))
+        self.close_window(None)
 
     # -- draws ------------------------------------------------------------------------------
     def on_draw_due(self, phase: DrawDue) -> None:
-        if not phase.replacement and self.replay.live() <= 0:
+        replay = self.replay
+        if not phase.replacement and self.rules.haidi_roaming and replay.live() == 1 and \
+                replay.haidi_taker != phase.seat:
+            return self.offer_haidi(phase.seat)  # 海底漫游: the last tile is offered, not drawn
+        if not phase.replacement and replay.live() <= 0:
             self.emit(pb.Event(seat=self.record.dealer, exhaustive_draw=pb.ExhaustiveDraw()))
             return
-        wall = self.replay.table.wall
+        wall = replay.table.wall
         tile = wall.tiles[wall.back - 1] if phase.replacement else wall.tiles[wall.front]
         self.emit(pb.Event(seat=phase.seat, draw=pb.Draw(tile=T.to_proto(tile), replacement=phase.replacement)))
+
+    def offer_haidi(self, seat: int) -> None:
+        """Take the 海底 when ready (it may win), else now and then."""
+        take = bool(self.replay.waits_of(seat)) or self.rng.random() < 0.3
+        self.emit(pb.Event(seat=seat, haidi=pb.HaidiOffer(accepted=take)))
+
+    def log_birds(self) -> None:
+        """The platform shows the birds (扎鸟) after a win, from the front of the wall."""
+        outcome, wall = self.replay.outcome, self.replay.table.wall
+        count = self.rules.bird_count(wall.remaining, outcome) if outcome.wins else 0
+        if count and not outcome.birds_logged:
+            tiles = wall.tiles[wall.front:wall.front + count]
+            self.emit(pb.Event(seat=self.record.dealer, birds=pb.BirdReveal(tiles=[T.to_proto(t) for t in tiles])))
 
 
 def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int,
@@ -346,6 +423,7 @@ def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int
     """One complete, clean hand record and its outcome."""
     record, rng = new_record(rules, options, seed, index)
     player = SelfPlay(record, rules, rng, policy)
+    player.open_hand()
     if rng.random() < policy.auto_play:
         player.auto_play_at = (rng.randrange(4), rng.randint(1, 12))
     outcome = player.play()

@@ -79,8 +79,8 @@ HAIDI_2 = "123m345p777p46s22p"  # waits 5s only
 HAIDI_3 = "8888m349m2468p57s"
 
 
-def haidi(game_id: str) -> HandBuilder:
-    b = hand(game_id, seat1=HAIDI_1, dealer=HAIDI_DEALER, seat2=HAIDI_2, seat3=HAIDI_3).pin_last("5s")
+def haidi(game_id: str, last: str = "5s", seat3: str = HAIDI_3) -> HandBuilder:
+    b = hand(game_id, seat1=HAIDI_1, dealer=HAIDI_DEALER, seat2=HAIDI_2, seat3=seat3).pin_last(last)
     return b.feng_dong(0).feng_dong(3).discard(0, "9p").play_out(1, end=False, leave=1)  # 1-3, then 摸打
 
 
@@ -122,3 +122,116 @@ def _():
     b.discard(0, "9m").kong(2, "exposed", "9m").dashai(2, "3m4s")  # 1-3
     b.draw_discard(3, "1p").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s")  # 4-8
     return b.birds("1p4s").build(strict=False)
+
+
+@sample("call_after_dashai", "violations", ["CALL_AFTER_DASHAI@11"],
+        "after its 打筛 seat 1 takes the dealer's 3p by 吃; it may only draw and discard", NX)
+def _():
+    b = hand("nx-call-after-dashai", seat1=KONG_1)
+    b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "3m4s")  # 1-4
+    b.draw_discard(2, "7m").draw_discard(3, "9m").draw(0, "4p").discard(0, "3p")  # 5-10
+    b.chi(1, "12p").discard(1, "3p")  # 11-12
+    b.draw_discard(2, "2m").draw_discard(3, "5p").draw(0, "1m").discard(0, "5s").win(1, "discard", "5s")  # 13-19
+    return b.birds("1p4s").build(strict=False)
+
+
+@sample("chi_not_from_left", "violations", ["CHI_NOT_FROM_LEFT@2"],
+        "seat 2 takes the dealer's 3p by 吃; only the dealer's 下家 (seat 1) may", NX)
+def _():
+    b = hand("nx-chi-not-left").discard(0, "3p").chi(2, "24p").discard(2, "9m")  # 1-3
+    b.draw_discard(3, "9s").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s")  # 4-8
+    return b.birds("1p4s").build(strict=False)
+
+
+@sample("baoting_by_dealer", "violations", ["BAOTING_BY_DEALER@1"], "the dealer declares 报听", NX)
+def _():
+    b = hand("nx-baoting-dealer").baoting(0).discard(0, "9s").draw(1, "2s").win(1, "self", "2s")
+    return b.birds("1s3m").build(strict=False)
+
+
+@sample("baoting_out_of_window", "violations", ["BAOTING_OUT_OF_WINDOW@2"],
+        "seat 1 declares 报听 after the dealer's first discard", NX)
+def _():
+    b = hand("nx-baoting-late").discard(0, "9s").baoting(1)  # 1-2
+    b.draw_discard(1, "1m").draw_discard(2, "3p").draw_discard(3, "9m")  # 3-8
+    return b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)
+
+
+@sample("baoting_not_tenpai", "violations", ["BAOTING_NOT_TENPAI@1"], "seat 3 declares 报听 with a hand that waits on "
+        "nothing", NX)
+def _():
+    b = opening(hand("nx-baoting-not-ready").baoting(3))  # 1-8
+    return b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)
+
+
+@sample("baoting_hand_change", "violations", ["BAOTING_HAND_CHANGE@4"],
+        "seat 1 declared 报听, draws 5m and discards 2s instead of the drawn tile", NX)
+def _():
+    b = hand("nx-baoting-change").baoting(1).discard(0, "9s").draw(1, "5m").discard(1, "2s")  # 1-4
+    b.draw_discard(2, "3p").draw(3, "5m").discard(3, "5m").win(1, "discard", "5m")  # 5-9
+    return b.birds("1p4s").build(strict=False)
+
+
+@sample("ron_after_missed_win", "violations", ["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@8"],
+        "NX-13: seat 1 waits on 2s/5s, passes its 下家's 5s, then wins on its 对家's 2s before drawing", NX)
+def _():
+    b = hand("nx-louhu").discard(0, "9s").draw_discard(1, "1m").draw_discard(2, "5s")  # 1-5
+    return b.draw_discard(3, "2s").win(1, "discard", "2s").build(claim=False)  # 6-8
+
+
+@sample("ron_on_king", "violations", ["RON_ON_KING@2"],
+        "seat 1 wins on the dealer's discarded 7m, the 正王: only a self-drawn 正王 wins", NX)
+def _():
+    b = hand("nx-ron-on-king", seat1="123p456p789s55s77m", dealer="1247m13578p13579s")
+    return b.discard(0, "7m").win(1, "discard", "7m").build(claim=False)
+
+
+@sample("fengdong_breach", "violations", ["FENGDONG_BREACH@3"], "seat 3 chose 封东, then takes the dealer's 7p by 碰",
+        NX)
+def _():
+    b = hand("nx-fengdong-pon").feng_dong(3).discard(0, "7p").pon(3, "7p").discard(3, "2m")  # 1-4
+    return b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)
+
+
+@sample("multiple_ron", "violations", ["MULTIPLE_RON@11"],
+        "seats 1 and 2 both win on the dealer's 5s; no 一炮多响 outside 海底炮, so only seat 1 (nearest) wins", NX)
+def _():
+    b = opening(hand("nx-multiple-ron", seat2="123m456p789p46s22p"))
+    b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").win(2, "discard", "5s")  # 8-11
+    return b.birds("1p4s").build(strict=False)
+
+
+@sample("dashai_ron_not_nearest", "violations", ["DASHAI_RON_NOT_NEAREST@6"],
+        "seat 1's 打筛 reveals 3m; seats 2 and 3 both win on it, but only seat 2, nearer the konger, may (NX-15)", NX)
+def _():
+    b = hand("nx-gangshang-pao", seat1=KONG_1, seat2="12m456p22p345s678s", seat3="45m234p88p678s111s")
+    b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "3m1p")  # 1-4
+    return b.win(2, "discard", "3m").win(3, "discard", "3m").birds("9m5p").build(strict=False)  # 5-7
+
+
+@sample("bird_mismapped", "violations", ["BIRD_MISMAPPED@record"],
+        "birds 1s and 3m counted from the winner (seat 1) instead of the dealer: the platform charged "
+        "4/4/6 where 4/4/2 is due", NX)
+def _():
+    b = opening(hand("nx-bird-mismapped")).draw_discard(0, "4p").draw(1, "2s").win(1, "self", "2s")
+    return with_claim(b.birds("1s3m").build(), payments=[-4, 14, -4, -6])
+
+
+@sample("bird_mismatch", "violations", ["BIRD_MISMATCH@12"],
+        "the birds are logged as 9m 5p where the wall holds 1s 3m after the hand", NX)
+def _():
+    b = opening(hand("nx-bird-mismatch")).draw_discard(0, "4p").draw(1, "2s").win(1, "self", "2s")
+    record = b.birds("1s3m").build()
+    record.events[12].birds.tiles[:] = [19, 25]  # 9m, 5p
+    return record
+
+
+@sample("haidi_not_discarded", "violations", ["HAIDI_NOT_DISCARDED@LAST"],
+        "seat 1 takes the 海底 (7m) and keeps it, discarding 1s", NX)
+def _():
+    b = haidi("nx-haidi-kept", last="7m", seat3="8888m349m2468p55s")
+    seat = b.next_seat
+    while seat != 1:
+        b.haidi(seat, False)
+        seat = (seat + 1) % 4
+    return b.haidi(1, True).draw(1, "7m").discard(1, "1s").build(strict=False)

@@ -56,6 +56,15 @@ def test_hebei_samples_cover_every_hebei_and_common_code():
     assert hebei_codes - seen == set()
 
 
+def test_ningxiang_samples_cover_every_ningxiang_code():
+    from referee.codes import CODES
+
+    seen = set()
+    for path in (SAMPLES / "ningxiang").glob("*.textproto"):
+        seen.update(e.split("@")[0] for e in expectations(path)[1])
+    assert {c.code for c in CODES.values() if c.variants == "ningxiang"} - seen == set()
+
+
 def test_samples_are_regenerated_byte_for_byte(tmp_path):
     sys.path.insert(0, str(SAMPLES))
     try:

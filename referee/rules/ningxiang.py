@@ -122,26 +122,29 @@ class Ningxiang(Ruleset):
         return all(not c or t in JIANG for t, c in enumerate(naturals)) and all(m.tile in JIANG for m in melds)
 
     def big_hands(self, hand: list[int], melds: list[Meld]) -> list[str]:
-        """The shaped 大胡 this winning hand holds (NX.5 1-4), each worth 7 per payer."""
+        """The shaped 大胡 this winning hand holds (NX.5 1-4), each worth 7 per payer.
+
+        A hand is read either as sets and a pair or as seven pairs, never both at once (a
+        wild cannot stand in a pung and in a pair together); the reading with more 大胡 counts.
+        """
         naturals, wilds = self.split_wilds(hand)
-        found = []
-        standard = shapes.is_standard_win(naturals, wilds)
-        suits = {T.suit_of(t) for t, c in enumerate(naturals) if c} | {T.suit_of(m.tile) for m in melds}
-        if standard and len(suits) <= 1:
-            found.append("清一色")
-        if self.all_pungs(naturals, wilds, melds):
-            found.append("碰碰胡")
+        jiang = ["将将胡"] if sum(naturals) + wilds + 3 * len(melds) == 14 and self.all_jiang(naturals, melds) else []
+        as_sets = []
+        if shapes.is_standard_win(naturals, wilds):
+            suits = {T.suit_of(t) for t, c in enumerate(naturals) if c} | {T.suit_of(m.tile) for m in melds}
+            if len(suits) <= 1:
+                as_sets.append("清一色")
+            if self.all_pungs(naturals, wilds, melds):
+                as_sets.append("碰碰胡")
+        as_pairs = []
         if not melds and shapes.is_seven_pairs(naturals, wilds):
-            quads = self.seven_pair_quads(naturals, wilds)
-            if quads and self["nx_haohua_one_big_hand"]:
-                found.append(("豪华七对", "双豪七对", "超豪七对")[min(quads, 3) - 1])
+            quads = min(self.seven_pair_quads(naturals, wilds), 3)
+            fancy = ("豪华七对", "双豪七对", "超豪七对")[quads - 1] if quads else None
+            if fancy and self["nx_haohua_one_big_hand"]:
+                as_pairs.append(fancy)
             else:
-                found.append("七对")
-                if quads:
-                    found.append(("豪华七对", "双豪七对", "超豪七对")[min(quads, 3) - 1])
-        if sum(naturals) + wilds + 3 * len(melds) == 14 and self.all_jiang(naturals, melds):
-            found.append("将将胡")
-        return found
+                as_pairs += ["七对"] + ([fancy] if fancy else [])
+        return max(as_sets + jiang, as_pairs + jiang, key=len)
 
     @staticmethod
     def seven_pair_quads(naturals: list[int], wilds: int) -> int:

@@ -1,0 +1,180 @@
+"""Ningxiang worked examples (SPEC NX.7: NX-1..NX-15, with 56 for NX-7 and NX-8), the
+Appendix A computations, and the Ningxiang shapes: 平胡, the 大胡 and the 起手 hands."""
+import pytest
+
+from referee import actions as A
+from referee import tiles as T
+from referee.rules import get_ruleset
+from referee.rules.base import Outcome, WinInfo
+from referee.state import PON, Meld
+
+DEALER, B, C, D = 0, 1, 2, 3
+SEVEN_MAN = T.parse("7m")[0]
+
+
+def rules(**options):
+    r = get_ruleset("ningxiang", {k: str(v) for k, v in options.items()})
+    r.set_indicator(SEVEN_MAN)  # 纯王 6m and 8m
+    return r
+
+
+def win(seat, kind, hand, tile=None, from_seat=None, melds=(), **flags):
+    t = T.parse(tile)[0] if tile else None
+    return WinInfo(seat, kind, t, from_seat, T.counts(T.parse(hand)), list(melds), 0, **flags)
+
+
+def settle(*wins, birds="", **options):
+    r = rules(**options)
+    return r.settle(Outcome(DEALER, list(wins), birds=T.parse(birds) if birds else []))
+
+
+PING_HU = "123p456p789s234s55s"  # 平胡: a 2/5/8 pair, no 大胡
+PURE_PUNGS = "111p333p555p777p99p"  # 清一色 + 碰碰胡
+
+
+# -- NX-1..NX-4: the base table ---------------------------------------------------------------
+@pytest.mark.parametrize("label, hand, kind, expected", [
+    ("NX-1 小胡自摸 6, 2 each", PING_HU, A.SELF_WIN, (-2, 6, -2, -2)),
+    ("NX-2 小胡抓炮 2", PING_HU, A.RON, (0, 2, -2, 0)),
+    ("NX-3 大胡自摸 21, 7 each", "111p234p567p789p55p", A.SELF_WIN, (-7, 21, -7, -7)),
+    ("NX-4 大胡抓炮 7", "111p234p567p789p55p", A.RON, (0, 7, -7, 0)),
+])
+def test_base_table(label, hand, kind, expected):
+    from_seat = C if kind == A.RON else None
+    assert settle(win(B, kind, hand, "5p" if "55p" in hand else "5s", from_seat)).payments == expected, label
+
+
+# -- NX-5..NX-8: 大胡 add, specials double ----------------------------------------------------
+def test_nx5_nx6_big_hands_add_up():
+    assert settle(win(B, A.SELF_WIN, PURE_PUNGS, "9p")).payments == (-14, 42, -14, -14)
+    assert settle(win(B, A.RON, PURE_PUNGS, "9p", C)).payments == (0, 14, -14, 0)
+
+
+def test_nx7_nx8_specials_double_with_the_corrected_56():
+    # 碰碰胡 + 清一色 + 六王 + 报听: (21+21)×2×2 = 168, 56 each (the document says 46: NX-A6).
+    six_kings = "666888m555m99m777m"  # six 纯王 standing in pungs, all 万: 清一色 碰碰胡
+    hand = T.counts(T.parse(six_kings))
+    assert sum(hand) == 14
+    result = settle(win(B, A.SELF_WIN, six_kings, "9m", ready=True))
+    names = {p.name for p in result.patterns}
+    assert {"清一色", "碰碰胡", "六王", "报听"} <= names
+    assert result.payments == (-56, 168, -56, -56)
+    assert settle(win(B, A.RON, six_kings, "9m", C, ready=True)).payments == (0, 56, -56, 0)
+
+
+# -- NX-9..NX-12: birds, counted from the dealer ----------------------------------------------
+def test_nx9_small_self_draw_birds_1_and_3():
+    assert settle(win(B, A.SELF_WIN, PING_HU, "5s"), birds="1s3m").payments == (-4, 10, -4, -2)
+
+
+def test_nx10_small_discard_win_from_the_dealer_birds_1_and_4():
+    result = settle(win(B, A.RON, PING_HU, "5s", DEALER), birds="1s4m")
+    assert result.payments == (-4, 4, 0, 0)  # 庄家的上家 (bird 4) does not pay
+
+
+def test_nx11_dealer_pure_one_suit_self_draw_four_birds():
+    hand = "123p234p456p678p99p"  # 清一色 only
+    result = settle(win(DEALER, A.SELF_WIN, hand, "9p"), birds="1m4m6m8m", nx_birds=4)
+    assert result.payments == (63, -21, -14, -28)
+
+
+def test_nx12_dealer_pure_all_pungs_self_draw_four_birds():
+    result = settle(win(DEALER, A.SELF_WIN, PURE_PUNGS, "9p"), birds="2m3m5m7m", nx_birds=4)
+    assert result.payments == (126, -42, -56, -28)
+
+
+# -- NX-13: 漏胡 (see also samples/ningxiang/ron_after_missed_win.textproto) ---------------------
+def test_nx13_missed_win_locks_every_discard_until_a_draw():
+    from referee.referee import Claim, Replay
+    from referee.builder import HandBuilder
+
+    b = HandBuilder("nx13", ruleset="ningxiang").deal("1249m13578p13579s", "123p456p789s234s5s",
+                                                      "1349m2468p24789s", "2355m34778p1166s")
+    b.flip_indicator("7m").discard(0, "9s").draw_discard(1, "1m").draw_discard(2, "5s")
+    record = b.build(claim=False)
+    replay = Replay(record, b.rules)
+    replay.begin()
+    for event in record.events:
+        replay.step(event)
+    replay.close_claim(replay.phase, None)  # seat 1 let the 5s go
+    seat1 = replay.table.seats[1]
+    assert seat1.ron_locked == "all"
+    assert not replay.can_ron(1, T.parse("2s")[0]) and not replay.can_ron(1, T.parse("5s")[0])
+    replay.hand_changed(1)  # drawing (or calling) lifts it
+    assert replay.can_ron(1, T.parse("2s")[0])
+    assert isinstance(replay.phase, type(replay.phase)) and not isinstance(replay.phase, Claim)
+
+
+# -- NX-14: the 正王 and its 纯王 ---------------------------------------------------------------
+@pytest.mark.parametrize("king, pure", [("7m", "6m8m"), ("1p", "2p9p"), ("9s", "1s8s")])
+def test_nx14_pure_kings(king, pure):
+    r = rules()
+    r.set_indicator(T.parse(king)[0])
+    assert r.wild_kinds == frozenset(T.parse(pure))
+
+
+def test_nx14_no_wrap_option():
+    r = rules(nx_pure_kings_wrap=False)
+    r.set_indicator(T.parse("9s")[0])
+    assert r.wild_kinds == frozenset(T.parse("8s"))
+
+
+# -- NX-15: 杠上炮 goes to the nearest seat (samples/ningxiang/dashai_ron_not_nearest.textproto) --
+def test_nx15_only_the_nearest_wins_a_kong_reveal():
+    from referee import records
+    from referee.verify import verify_record
+    import pathlib
+
+    path = pathlib.Path(__file__).parent.parent / "samples" / "ningxiang" / "dashai_ron_not_nearest.textproto"
+    verdict = verify_record(records.read_record(path))
+    assert verdict.winners == (2,)
+    assert [v.code for v in verdict.violations] == ["DASHAI_RON_NOT_NEAREST"]
+
+
+# -- Appendix A (NX) ---------------------------------------------------------------------------
+def test_appendix_a_small_self_draw_on_kong_flower():
+    result = settle(win(B, A.SELF_WIN, PING_HU, "5s", after_replacement=True))
+    assert result.payments == (-4, 12, -4, -4)
+
+
+def test_appendix_a_pure_one_suit_discard_win_after_baoting_with_birds():
+    hand = "123p234p456p678p99p"
+    assert settle(win(B, A.RON, hand, "9p", C, ready=True)).payments == (0, 14, -14, 0)
+    # Two birds, both on the winner (seat 1 = ranks 2 and 6 counted from the dealer): 14 × 3.
+    assert settle(win(B, A.RON, hand, "9p", C, ready=True), birds="2m6m").payments == (0, 42, -42, 0)
+
+
+def test_appendix_a_kong_flower_twice():
+    first = win(B, A.SELF_WIN, "123p456p234s55s999p", "5s", after_replacement=True)
+    second = win(B, A.SELF_WIN, "123p456p22s345s999p", "2s", after_replacement=True)
+    assert settle(first, second).payments == (-8, 24, -8, -8)
+
+
+# -- shapes ------------------------------------------------------------------------------------
+def test_ping_hu_needs_a_258_pair_unless_a_big_hand_holds():
+    r = rules()
+    assert r.is_win(T.counts(T.parse("123p456p789s234s55s")), [])
+    assert not r.is_win(T.counts(T.parse("123p456p789s234s99s")), [])  # 99 pair, no 大胡
+    assert r.is_win(T.counts(T.parse("123p456p789p234p99p")), [])  # 清一色: any pair
+    assert not r.is_win(T.counts(T.parse("123p456p789s234s6m9s")), [])  # a wild pairs the 9s: not 2/5/8
+    assert r.is_win(T.counts(T.parse("123p456p789s234s5s8m")), [])  # a wild completes the 55s pair
+
+
+def test_big_hands():
+    r = rules()
+    assert r.big_hands(T.counts(T.parse("11p22s33m44p55s77p99m")), []) == ["七对"]
+    assert r.big_hands(T.counts(T.parse("1111p22s33m44p55s77p")), []) == ["豪华七对"]
+    assert r.big_hands(T.counts(T.parse("222m555p888s222p55s")), []) == ["碰碰胡", "将将胡"]
+    melds = [Meld(PON, T.parse("2m")[0], 0)]
+    assert r.big_hands(T.counts(T.parse("5p5p5s5s5s8p8p8p2s2s2s")), melds) == ["碰碰胡", "将将胡"]
+
+
+def test_opening_hands():
+    r = rules()
+    assert r.instant_hands(T.counts(T.parse("1349m1379p13479s")), [], opening=True) == ("无王无将",)
+    assert "缺一色" in r.instant_hands(T.counts(T.parse("123p456p789s234s5s")), [], opening=True)
+    assert "缺一色" not in r.instant_hands(T.counts(T.parse("123p456p789s234s5s")), [], opening=False)
+    assert r.instant_hands(T.counts(T.parse("6666m123p456p99s5s")), [], opening=False) == ("四纯王",)
+    four = rules(nx_four_pure_excludes_four_kings=False)
+    assert four.instant_hands(T.counts(T.parse("6666m123p456p99s5s")), [], opening=False) == ("四纯王", "四王")
+    assert "黑天胡" in r.instant_hands(T.counts(T.parse("777m123p456p99s5s2s")), [], opening=False)
