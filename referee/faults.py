@@ -14,10 +14,12 @@ error. A kind changes the record in one of two ways:
   needs (for example a tile two seats can win on).
 
 Places are chosen from the table as it stood before each event, read from a replay of the
-clean record, with the ruleset's own shape functions (is_win, is_tenpai); never with the
-referee's violation checks, so the detection benchmark measures the referee, not itself.
-A kind with no suitable place in a record skips it. Codes with no kind: MISSED_WIN (an info
-note, not a fault).
+clean record, with the ruleset's own shape functions (is_win, is_tenpai). The legal part of
+a forged scene (the discard that is let go, the win that another call overrides) must also
+be among the referee's legal actions at that point; the faulty action itself is never
+checked with the referee, so the detection benchmark measures the referee, not itself.
+A kind with no suitable place in a record skips it. SKIPPED_CODES says which codes have no
+kind, and why.
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ from referee import archive, records
 from referee import tiles as T
 from referee.codes import CODES
 from referee.proto import record_pb2 as pb
-from referee.referee import Halt, Replay, Unreplayable
+from referee.referee import Claim, Halt, Replay, Rob, Turn, Unreplayable
 from referee.rules import Ruleset, RulesetError, get_ruleset
 from referee.rules.base import KongInfo, Outcome
 from referee.simulate import DEFAULT_POLICY, SelfPlay, fill_claim, progress
@@ -42,7 +44,32 @@ from referee.verdict import ERROR
 
 RECORD = -1  # label event_index for a fault in the record as a whole (wall, deal, claimed result)
 IMPOSSIBLE_CODES = (10, 20, 30, 40, 48, 50, 99)  # no tile has these proto codes
-SKIPPED_CODES = {"MISSED_WIN": "an info note (漏胡 allowed), not a fault"}
+MAX_TRIES = 8  # places a kind tries (in seeded order) before it skips a record
+NINGXIANG_ONLY = "cannot arise from Hebei data (a Ningxiang-only mechanic); no kind yet"
+SKIPPED_CODES = {
+    "MISSED_WIN": "an info note (漏胡 allowed in Hebei), not a fault",
+    "KONG_NOT_READY": NINGXIANG_ONLY,
+    "CALL_AFTER_DASHAI": NINGXIANG_ONLY,
+    "BAOTING_BY_DEALER": NINGXIANG_ONLY,
+    "BAOTING_OUT_OF_WINDOW": NINGXIANG_ONLY,
+    "BAOTING_NOT_TENPAI": NINGXIANG_ONLY,
+    "BAOTING_HAND_CHANGE": NINGXIANG_ONLY,
+    "RON_ON_KING": NINGXIANG_ONLY,
+    "HAIDI_NOT_DISCARDED": NINGXIANG_ONLY,
+    "FENGDONG_BREACH": NINGXIANG_ONLY,
+    "DASHAI_RON_NOT_NEAREST": NINGXIANG_ONLY,
+    "BIRD_MISMAPPED": NINGXIANG_ONLY,
+}
+
+
+class NoPlace(Exception):
+    """The place a kind chose does not work after all (the legal part of its scene is not legal)."""
+
+
+@dataclass(frozen=True)
+class Legal:
+    """A forged event that must be legal where it is logged (a scene's setting, not its fault)."""
+    event: pb.Event
 
 
 # -- reading the clean record -----------------------------------------------------------------
@@ -160,12 +187,41 @@ class Context:
         return any(self.can_win(m, s, tile) for s in range(4) if s != besides)
 
     # -- forging and playing on ------------------------------------------------------------
-    def play_on(self, cut: int, forged: list[pb.Event], wall: list[int] | None = None,
-                options: dict[str, str] | None = None, then=None) -> tuple[pb.GameRecord, int]:
+    def attempt(self, sites, build) -> Injected | None:
+        """build(site) for sites in seeded order until one works (at most MAX_TRIES)."""
+        sites = list(sites)
+        self.rng.shuffle(sites)
+        for site in sites[:MAX_TRIES]:
+            try:
+                return build(site)
+            except NoPlace:
+                continue
+        return None
+
+    @staticmethod
+    def is_legal(player: SelfPlay, event: pb.Event) -> bool:
+        """Is the event among the referee's legal actions for its seat right now?"""
+        replay, phase, kind = player.replay, player.replay.phase, event.WhichOneof("kind")
+        if kind == "draw":
+            return True  # a draw is never a choice; where it comes from is the wall's business
+        if isinstance(phase, Turn):
+            action = replay.turn_action(kind, event, phase)
+        elif isinstance(phase, Claim):
+            action = replay.claim_action(kind, event, phase.tile)
+        elif isinstance(phase, Rob) and kind == "win":
+            action = A.Action(A.ROB_WIN, phase.tile)
+        else:
+            return False
+        return action is not None and action in replay.legal_actions(event.seat, phase)
+
+    def play_on(self, cut: int, forged: list, wall: list[int] | None = None,
+                options: dict[str, str] | None = None, then=None, finish: bool = True) -> pb.GameRecord:
         """The clean record up to event `cut`, then the forged events, then legal play to the end.
 
-        Returns the record (its claimed result settled again) and the index of the first forged
-        event. `then(player)` may log more events before play resumes.
+        A forged Legal(event) must be legal where it falls, else NoPlace. `then(player)` may log
+        more events before play resumes. With finish=False the record ends after the forged
+        events (for a fault that halts the referee); otherwise the hand is played out and its
+        claimed result settled again.
         """
         record = self.copy()
         del record.events[cut:]
@@ -184,15 +240,24 @@ class Context:
             replay.step(event)
         player = SelfPlay(record, rules, random.Random(self.rng.random()), DEFAULT_POLICY, replay)
         try:
-            for event in forged:
-                player.emit(event)
+            for item in forged:
+                if isinstance(item, Legal):
+                    if not self.is_legal(player, item.event):
+                        raise NoPlace
+                    item = item.event
+                if not finish and item is forged[-1]:
+                    record.events.append(item)  # the fault that halts the referee: logged, not applied
+                    return record
+                player.emit(item)
             if then is not None:
                 then(player)
+            if not finish:
+                return record
             outcome = player.play()
         except Halt:
             raise RuntimeError(f"{record.game_id}: a forged event halted the replay: {replay.violations[-1:]}")
         fill_claim(record, rules, outcome)
-        return record, cut
+        return record
 
     def rigged_wall(self, m: Moment, tile: int) -> list[int] | None:
         """The wall with `tile` moved under the next normal draw (from a later undrawn place)."""
@@ -207,16 +272,23 @@ class Context:
         wall[m.front], wall[q] = wall[q], wall[m.front]
         return wall
 
+    def spare_positions(self) -> range:
+        """Wall positions the hand never uses: not drawn, not revealed, not a bird."""
+        a = self.analysis
+        final = a.moments[-1]
+        birds = self.rules.bird_count(final.back - final.front, a.outcome) if a.outcome.wins else 0
+        return range(final.front + birds, final.back)
+
     def let_go_sites(self, want: Callable[[Moment, int, int], bool]) -> list[tuple[int, int, int]]:
         """(draw index, seat, tile): a seat could draw `tile` there and discard it at once (摸打),
         with want(moment, seat, tile) true. No seat in 托管 may be able to win on the tile (it
-        could not let it go), and a copy of the tile must still be undrawn."""
+        could not let it go), a copy must still be undrawn, and it must not be a wildcard."""
         if not self.clean.wall:
             return []
         a, sites = self.analysis, []
         for k in a.normal_draws():
             m, seat = a.moments[k], a.events[k].seat
-            undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]}
+            undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]} - set(self.rules.wild_kinds)
             for tile in sorted(undrawn):
                 if any(m.auto[s] and self.can_win(m, s, tile) for s in range(4)):
                     continue  # a seat in 托管 would have to win on it
@@ -224,14 +296,16 @@ class Context:
                     sites.append((k, seat, tile))
         return sites
 
-    def let_go(self, site: tuple[int, int, int], m: Moment, declarations: list[pb.Event],
-               options: dict[str, str] | None = None) -> tuple[pb.GameRecord, int]:
-        """Rig the draw at a site, log the 摸打 and the declarations, play on; returns the record and
-        the index of the first declaration."""
+    def let_go(self, site: tuple[int, int, int], declarations: list, options: dict[str, str] | None = None,
+               then=None, finish: bool = True) -> tuple[pb.GameRecord, int]:
+        """Rig the draw at a site, log the 摸打 (it must be legal) and the declarations, play on;
+        returns the record and the index of the first declaration."""
         k, seat, tile = site
         code = T.to_proto(tile)
-        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)), pb.Event(seat=seat, discard=pb.Discard(tile=code))]
-        record, _ = self.play_on(k, forged + declarations, wall=self.rigged_wall(m, tile), options=options)
+        forged = [Legal(pb.Event(seat=seat, draw=pb.Draw(tile=code))),
+                  Legal(pb.Event(seat=seat, discard=pb.Discard(tile=code)))]
+        wall = self.rigged_wall(self.analysis.moments[k], tile)
+        record = self.play_on(k, forged + declarations, wall=wall, options=options, then=then, finish=finish)
         return record, k + 2
 
 
