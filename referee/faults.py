@@ -68,8 +68,10 @@ class NoPlace(Exception):
 
 @dataclass(frozen=True)
 class Legal:
-    """A forged event that must be legal where it is logged (a scene's setting, not its fault)."""
+    """A forged event that must be legal where it falls (a scene's setting, not its fault);
+    with log=False it is only checked: the seat could do it, and does something else."""
     event: pb.Event
+    log: bool = True
 
 
 # -- reading the clean record -----------------------------------------------------------------
@@ -240,12 +242,14 @@ class Context:
             replay.step(event)
         player = SelfPlay(record, rules, random.Random(self.rng.random()), DEFAULT_POLICY, replay)
         try:
-            for item in forged:
+            for position, item in enumerate(forged, 1):
                 if isinstance(item, Legal):
                     if not self.is_legal(player, item.event):
                         raise NoPlace
+                    if not item.log:
+                        continue
                     item = item.event
-                if not finish and item is forged[-1]:
+                if not finish and position == len(forged):
                     record.events.append(item)  # the fault that halts the referee: logged, not applied
                     return record
                 player.emit(item)
@@ -328,11 +332,10 @@ def discard_tile(event: pb.Event) -> int:
 
 # -- the fault kinds: record integrity ------------------------------------------------------------
 def fifth_copy_in_wall(ctx: Context) -> Injected | None:
-    """A wall tile that is never drawn becomes a fifth copy of a kind."""
+    """A wall tile the hand never uses becomes a fifth copy of a kind."""
     if not ctx.clean.wall:
         return None
-    final = ctx.analysis.moments[-1]
-    spot = ctx.pick(range(final.front, final.back))
+    spot = ctx.pick(ctx.spare_positions())
     if spot is None:
         return None
     record = ctx.copy()
@@ -372,17 +375,16 @@ def impossible_tile_code(ctx: Context) -> Injected | None:
 
 
 def tampered_draw(ctx: Context) -> Injected | None:
-    """The wall tile under a draw is swapped with a never-drawn one: the log no longer matches the wall."""
+    """The wall tile under a draw is swapped with an unused one: the log no longer matches the wall."""
     if not ctx.clean.wall:
         return None
     a = ctx.analysis
-    final = a.moments[-1]
     index = ctx.pick(a.normal_draws())
     if index is None:
         return None
     record = ctx.copy()
     p = a.moments[index].front
-    spots = [q for q in range(final.front, final.back) if record.wall[q] != record.wall[p]]
+    spots = [q for q in ctx.spare_positions() if record.wall[q] != record.wall[p]]
     if not spots:
         return None
     q = ctx.rng.choice(spots)
@@ -404,8 +406,7 @@ def draw_into_reserve(ctx: Context) -> Injected | None:
         seat, wall = player.replay.phase.seat, player.replay.table.wall
         player.emit(pb.Event(seat=seat, draw=pb.Draw(tile=T.to_proto(wall.tiles[wall.front]))))
 
-    record, index = ctx.play_on(cut, [], then=draw_reserve)
-    return Injected(record, index)
+    return Injected(ctx.play_on(cut, [], then=draw_reserve), cut)
 
 
 def seat_out_of_turn(ctx: Context) -> Injected | None:
@@ -459,19 +460,47 @@ def early_exhaustive_draw(ctx: Context) -> Injected | None:
     return Injected(record, index)
 
 
+def wrong_bird_tile(ctx: Context) -> Injected | None:
+    """The platform shows a bird (扎鸟) that is not the tile the wall holds there."""
+    birds = [i for i, e in enumerate(ctx.clean.events) if e.WhichOneof("kind") == "birds" and e.birds.tiles]
+    index = ctx.pick(birds)
+    if index is None:
+        return None
+    record = ctx.copy()
+    tiles = record.events[index].birds.tiles
+    k = ctx.rng.randrange(len(tiles))
+    tiles[k] = T.to_proto(ctx.rng.choice([t for t in ctx.rules.tile_kinds if T.to_proto(t) != tiles[k]]))
+    return Injected(record, index)
+
+
 # -- the fault kinds: actions -------------------------------------------------------------------
 def discard_not_held(ctx: Context) -> Injected | None:
     """A seat discards a tile it does not hold; the hand plays on from there."""
     a = ctx.analysis
     sites = [(j, t) for j in a.discards() for t in ctx.rules.tile_kinds
              if not a.moments[j].hands[a.events[j].seat][t]]
-    site = ctx.pick(sites)
-    if site is None:
-        return None
-    j, tile = site
-    seat = a.events[j].seat
-    record, index = ctx.play_on(j, [pb.Event(seat=seat, discard=pb.Discard(tile=T.to_proto(tile)))])
-    return Injected(record, index)
+
+    def build(site) -> Injected:
+        j, tile = site
+        discard = pb.Event(seat=a.events[j].seat, discard=pb.Discard(tile=T.to_proto(tile)))
+        return Injected(ctx.play_on(j, [discard]), j)
+
+    return ctx.attempt(sites, build)
+
+
+def wild_discarded(ctx: Context) -> Injected | None:
+    """A seat discards a wildcard it holds, which its ruleset never lets go; the hand plays on."""
+    a = ctx.analysis
+    wilds = set(ctx.rules.wild_kinds)
+    sites = [(j, t) for j in a.discards() for t in sorted(wilds) if a.moments[j].hands[a.events[j].seat][t]
+             and (a.moments[j].last_draw[a.events[j].seat] is None or not a.moments[j].ready[a.events[j].seat])]
+
+    def build(site) -> Injected:
+        j, tile = site
+        discard = pb.Event(seat=a.events[j].seat, discard=pb.Discard(tile=T.to_proto(tile)))
+        return Injected(ctx.play_on(j, [discard]), j)
+
+    return ctx.attempt(sites, build)
 
 
 def quiet_call_sites(ctx: Context, want: Callable[[Moment, int, int, int], bool]) -> list[tuple[int, int]]:
@@ -485,27 +514,48 @@ def quiet_call_sites(ctx: Context, want: Callable[[Moment, int, int, int], bool]
     return sites
 
 
+def runs_with(m: Moment, seat: int, tile: int) -> list[list[int]]:
+    """The tile pairs a seat could show to 吃 `tile` (the rest of a sequence it holds)."""
+    if T.is_honor(tile):
+        return []
+    base, hand = tile - tile % 9, m.hands[seat]
+    return [[t for t in (low, low + 1, low + 2) if t != tile] for low in range(tile - 2, tile + 1)
+            if low >= base and low + 2 < base + 9 and all(hand[t] for t in (low, low + 1, low + 2) if t != tile)]
+
+
+def chi_event(seat: int, shown: list[int]) -> pb.Event:
+    return pb.Event(seat=seat, chi=pb.Chi(tiles=[T.to_proto(t) for t in shown]))
+
+
 def chi_forbidden(ctx: Context) -> Injected | None:
     """The discarder's 下家 takes the tile by 吃 in a ruleset without 吃."""
     if ctx.rules.chi_allowed:
         return None
     a = ctx.analysis
-
-    def runs(m: Moment, seat: int, tile: int) -> list[list[int]]:
-        if T.is_honor(tile):
-            return []
-        base, hand = tile - tile % 9, m.hands[seat]
-        return [[t for t in (low, low + 1, low + 2) if t != tile] for low in range(tile - 2, tile + 1)
-                if low >= base and low + 2 < base + 9 and all(hand[t] for t in (low, low + 1, low + 2) if t != tile)]
-
-    site = ctx.pick(quiet_call_sites(ctx, lambda m, s, d, t: s == (d + 1) % 4 and runs(m, s, t)))
+    site = ctx.pick(quiet_call_sites(ctx, lambda m, s, d, t: s == (d + 1) % 4 and runs_with(m, s, t)))
     if site is None:
         return None
     j, seat = site
-    shown = ctx.rng.choice(runs(a.moments[j + 1], seat, discard_tile(a.events[j])))
-    chi = pb.Event(seat=seat, chi=pb.Chi(tiles=[T.to_proto(t) for t in shown]))
-    record, index = ctx.play_on(j + 1, [chi])
-    return Injected(record, index)
+    shown = ctx.rng.choice(runs_with(a.moments[j + 1], seat, discard_tile(a.events[j])))
+    return Injected(ctx.play_on(j + 1, [chi_event(seat, shown)]), j + 1)
+
+
+def chi_not_from_left(ctx: Context) -> Injected | None:
+    """A seat other than the discarder's 下家 takes the tile by 吃, where only the 下家 may."""
+    if not (ctx.rules.chi_allowed and ctx.rules.chi_from_left_only):
+        return None
+    a = ctx.analysis
+    wilds = set(ctx.rules.wild_kinds)
+    sites = quiet_call_sites(ctx, lambda m, s, d, t: s != (d + 1) % 4 and t not in wilds and any(
+        not wilds & set(run) for run in runs_with(m, s, t)))
+
+    def build(site) -> Injected:
+        j, seat = site
+        tile = discard_tile(a.events[j])
+        runs = [run for run in runs_with(a.moments[j + 1], seat, tile) if not wilds & set(run)]
+        return Injected(ctx.play_on(j + 1, [chi_event(seat, ctx.rng.choice(runs))]), j + 1)
+
+    return ctx.attempt(sites, build)
 
 
 def pon_without_pair(ctx: Context) -> Injected | None:
@@ -515,31 +565,26 @@ def pon_without_pair(ctx: Context) -> Injected | None:
     if site is None:
         return None
     j, seat = site
-    record, index = ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))])
-    return Injected(record, index)
-
-
-def can_pon(ctx: Context, m: Moment, seat: int, tile: int) -> bool:
-    return m.hands[seat][tile] >= 2 and not (m.ready[seat] and ctx.rules.ready_forbids_pon)
+    return Injected(ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))]), j + 1)
 
 
 def pon_over_win(ctx: Context) -> Injected | None:
     """One seat declares 胡 on a discard, yet another seat's 碰 takes the tile (胡 > 碰)."""
 
     def pairs(m: Moment, seat: int, tile: int) -> list[tuple[int, int]]:
-        """(winner, caller): the only seat able to win on the tile, and a seat able to 碰 it."""
+        """(winner, caller): the only seat able to win on the tile, and a seat holding a pair of it."""
         winners = [s for s in range(4) if s != seat and ctx.can_win(m, s, tile)]
         if len(winners) != 1:
             return []
-        return [(winners[0], s) for s in range(4) if s not in (seat, winners[0]) and can_pon(ctx, m, s, tile)]
+        return [(winners[0], s) for s in range(4) if s not in (seat, winners[0]) and m.hands[s][tile] >= 2]
 
-    site = ctx.pick(ctx.let_go_sites(lambda m, s, t: bool(pairs(m, s, t))))
-    if site is None:
-        return None
-    m = ctx.analysis.moments[site[0]]
-    winner, caller = ctx.rng.choice(pairs(m, site[1], site[2]))
-    record, index = ctx.let_go(site, m, [win_event(winner, pb.DISCARD, site[2]), pon_event(caller, site[2])])
-    return Injected(record, index + 1)
+    def build(site) -> Injected:
+        k, seat, tile = site
+        winner, caller = ctx.rng.choice(pairs(ctx.analysis.moments[k], seat, tile))
+        record, index = ctx.let_go(site, [Legal(win_event(winner, pb.DISCARD, tile)), Legal(pon_event(caller, tile))])
+        return Injected(record, index + 1)
+
+    return ctx.attempt(ctx.let_go_sites(lambda m, s, t: bool(pairs(m, s, t))), build)
 
 
 def multiple_ron_option(rules: Ruleset) -> dict[str, str] | None:
@@ -561,19 +606,25 @@ def second_ron(ctx: Context) -> Injected | None:
     def winners(m: Moment, seat: int, tile: int) -> list[int]:
         return [s for s in ((seat + k) % 4 for k in (1, 2, 3)) if ctx.can_win(m, s, tile)]
 
-    site = ctx.pick(ctx.let_go_sites(lambda m, s, t: len(winners(m, s, t)) >= 2))
-    if site is None:
-        return None
-    m = ctx.analysis.moments[site[0]]
-    first, second = winners(m, site[1], site[2])[:2]
-    record, index = ctx.let_go(site, m, [win_event(first, pb.DISCARD, site[2]),
-                                         win_event(second, pb.DISCARD, site[2])], options=options)
-    return Injected(record, index + 1)
+    def build(site) -> Injected:
+        k, seat, tile = site
+        first, second = winners(ctx.analysis.moments[k], seat, tile)[:2]
+
+        def one_winner_only(player: SelfPlay) -> None:
+            if player.rules.allows_multiple_ron(last_tile=player.replay.phase.last_tile):
+                raise NoPlace  # e.g. a 海底 discard, which several may win on
+
+        record, index = ctx.let_go(site, [Legal(win_event(first, pb.DISCARD, tile)),
+                                          Legal(win_event(second, pb.DISCARD, tile))],
+                                   options=options, then=one_winner_only)
+        return Injected(record, index + 1)
+
+    return ctx.attempt(ctx.let_go_sites(lambda m, s, t: len(winners(m, s, t)) >= 2), build)
 
 
 def false_win(ctx: Context) -> Injected | None:
     """A seat declares 胡 on a discard, or 自摸, with a hand that does not win; the log ends there."""
-    a = ctx.analysis
+    a, rules = ctx.analysis, ctx.rules
     sites = []
     for j in a.quiet_discards():
         m, tile = a.moments[j + 1], discard_tile(a.events[j])
@@ -581,7 +632,9 @@ def false_win(ctx: Context) -> Injected | None:
                      if s != a.events[j].seat and not ctx.can_win(m, s, tile))
     for k in a.normal_draws():
         m, seat = a.moments[k + 1], a.events[k].seat
-        if not ctx.rules.is_win(m.hands[seat], m.melds[seat]):
+        hand, melds = m.hands[seat], m.melds[seat]
+        if not rules.is_win(hand, melds) and not rules.instant_hands(hand, melds, True) \
+                and not rules.instant_hands(hand, melds, False):
             sites.append((k + 1, win_event(seat, pb.SELF_DRAW, m.last_draw[seat])))
     site = ctx.pick(sites)
     if site is None:
@@ -591,6 +644,38 @@ def false_win(ctx: Context) -> Injected | None:
     del record.events[index:]
     record.events.append(win)
     return Injected(record, index)
+
+
+def ron_after_passing(ctx: Context) -> Injected | None:
+    """A seat lets a win on a discard go (过), then wins on the next discard before it has drawn,
+    where its ruleset's 漏胡 lock forbids that."""
+    if ctx.rules.missed_win_rule == "none":
+        return None
+    a = ctx.analysis
+    sites = []
+    for j in a.discards():
+        if a.kind(j + 1) not in ("draw", "pass") or a.kind(j + 1) == "draw" and a.events[j + 1].draw.replacement:
+            continue
+        m, discarder, tile = a.moments[j + 1], a.events[j].seat, discard_tile(a.events[j])
+        drawer = (discarder + 1) % 4
+        sites.extend((j, s, w) for s in range(4) if s not in (discarder, drawer) and ctx.can_win(m, s, tile)
+                     and not m.auto[s] for w in ctx.waits(m.hands[s], m.melds[s]) if w not in ctx.rules.wild_kinds)
+
+    def build(site) -> Injected:
+        j, seat, tile = site
+        m = a.moments[j + 1]
+        drawer = (a.events[j].seat + 1) % 4
+        wall = ctx.rigged_wall(m, tile)
+        if wall is None or any(ctx.can_win(m, s, tile) and (m.auto[s] or s == drawer) for s in range(4) if s != seat):
+            raise NoPlace  # the drawer would win on it, or a seat in 托管 would have to
+        code = T.to_proto(tile)
+        passed = discard_tile(a.events[j])
+        forged = [Legal(win_event(seat, pb.DISCARD, passed), log=False), pass_event(seat),
+                  Legal(pb.Event(seat=drawer, draw=pb.Draw(tile=code))),
+                  Legal(pb.Event(seat=drawer, discard=pb.Discard(tile=code))), win_event(seat, pb.DISCARD, tile)]
+        return Injected(ctx.play_on(j + 1, forged, wall=wall, finish=False), j + 4)
+
+    return ctx.attempt(sites, build)
 
 
 # -- the fault kinds: 听 ------------------------------------------------------------------------------
@@ -613,8 +698,7 @@ def ready_not_tenpai(ctx: Context) -> Injected | None:
     event = pb.Event()
     event.CopyFrom(a.events[j])
     event.discard.ready = pb.TING
-    record, index = ctx.play_on(j, [event])
-    return Injected(record, index)
+    return Injected(ctx.play_on(j, [event]), j)
 
 
 def ready_seat_discards(ctx: Context, after_draw: bool) -> list[int]:
@@ -651,8 +735,7 @@ def ready_lock_breach(ctx: Context) -> Injected | None:
         return None
     j, tile = site
     seat = a.events[j].seat
-    record, index = ctx.play_on(j, [pb.Event(seat=seat, discard=pb.Discard(tile=T.to_proto(tile)))])
-    return Injected(record, index)
+    return Injected(ctx.play_on(j, [pb.Event(seat=seat, discard=pb.Discard(tile=T.to_proto(tile)))]), j)
 
 
 def ready_pon(ctx: Context) -> Injected | None:
@@ -665,13 +748,13 @@ def ready_pon(ctx: Context) -> Injected | None:
             return []
         return [s for s in range(4) if s != seat and m.ready[s] and m.hands[s][tile] >= 2]
 
-    site = ctx.pick(ctx.let_go_sites(lambda m, s, t: bool(callers(m, s, t))))
-    if site is None:
-        return None
-    m = ctx.analysis.moments[site[0]]
-    caller = ctx.rng.choice(callers(m, site[1], site[2]))
-    record, index = ctx.let_go(site, m, [pon_event(caller, site[2])])
-    return Injected(record, index)
+    def build(site) -> Injected:
+        k, seat, tile = site
+        caller = ctx.rng.choice(callers(ctx.analysis.moments[k], seat, tile))
+        record, index = ctx.let_go(site, [pon_event(caller, tile)])
+        return Injected(record, index)
+
+    return ctx.attempt(ctx.let_go_sites(lambda m, s, t: bool(callers(m, s, t))), build)
 
 
 def ready_kong_breaks_tenpai(ctx: Context) -> Injected | None:
@@ -700,51 +783,55 @@ def ready_kong_breaks_tenpai(ctx: Context) -> Injected | None:
              if breaks(a.moments[k], a.events[k].seat, t) and ctx.rigged_wall(a.moments[k], t) is not None
              and not (a.moments[k].auto[a.events[k].seat] and ctx.can_win(a.moments[k], a.events[k].seat, t))]
     sites += [("exposed",) + site for site in ctx.let_go_sites(lambda m, s, t: bool(exposers(m, s, t)))]
-    site = ctx.pick(sites)
-    if site is None:
-        return None
-    how, k, seat, tile = site
-    m, code = a.moments[k], T.to_proto(tile)
-    if how == "exposed":
-        konger = exposers(m, seat, tile)[0]
-        record, index = ctx.let_go((k, seat, tile), m, [pb.Event(seat=konger, kong=pb.Kong(kind=pb.EXPOSED, tile=code))])
-        return Injected(record, index)
-    forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)), pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
-    record, _ = ctx.play_on(k, forged, wall=ctx.rigged_wall(m, tile))
-    return Injected(record, k + 1)
+
+    def build(site) -> Injected:
+        how, k, seat, tile = site
+        m, code = a.moments[k], T.to_proto(tile)
+        if how == "exposed":
+            konger = exposers(m, seat, tile)[0]
+            record, index = ctx.let_go((k, seat, tile), [pb.Event(seat=konger, kong=pb.Kong(kind=pb.EXPOSED, tile=code))])
+            return Injected(record, index)
+        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
+                  pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
+        return Injected(ctx.play_on(k, forged, wall=ctx.rigged_wall(m, tile)), k + 1)
+
+    return ctx.attempt(sites, build)
 
 
 def auto_play_passes_win(ctx: Context) -> Injected | None:
     """A seat goes into 托管 just before a win, and the system lets the win go."""
     a = ctx.analysis
     sites = []
-    for k in a.normal_draws() + [i for i, e in enumerate(a.events) if e.WhichOneof("kind") == "draw"
-                                 and e.draw.replacement]:
-        m, seat = a.moments[k + 1], a.events[k].seat
-        if not m.auto[seat] and ctx.rules.is_win(m.hands[seat], m.melds[seat]):
-            sites.append(("self", k, seat))
+    for k, e in enumerate(a.events):
+        if e.WhichOneof("kind") == "draw":
+            m, seat = a.moments[k + 1], e.seat
+            if not m.auto[seat] and ctx.rules.is_win(m.hands[seat], m.melds[seat]):
+                sites.append(("self", k, seat))
     for j in a.discards():
         m, tile = a.moments[j + 1], discard_tile(a.events[j])
         if a.kind(j + 1) in ("pon", "kong", "chi") and a.events[j + 1].seat != a.events[j].seat:
             continue  # a call was declared: keep to windows the simulator resolves the usual way
         sites.extend(("ron", j, s) for s in range(4) if s != a.events[j].seat and not m.auto[s]
                      and ctx.can_win(m, s, tile))
-    site = ctx.pick(sorted(sites))
-    if site is None:
-        return None
-    how, at, seat = site
-    auto = pb.Event(seat=seat, auto_play=pb.AutoPlay(on=True))
-    if how == "ron":  # 托管 from inside the window; the system logs 过
-        record, index = ctx.play_on(at + 1, [auto, pass_event(seat)])
-        return Injected(record, at)
 
-    def let_win_go(player: SelfPlay) -> None:
-        legal = player.replay.legal_actions(seat, player.replay.phase)
-        tile, _ = player.best_discard(seat, legal)
-        player.emit(player.discard_event(seat, tile, legal))
+    def build(site) -> Injected:
+        how, at, seat = site
+        auto = pb.Event(seat=seat, auto_play=pb.AutoPlay(on=True))
+        if how == "ron":  # 托管 from inside the window; the system logs 过
 
-    record, index = ctx.play_on(at + 1, [auto], then=let_win_go)
-    return Injected(record, index + 1)
+            win = win_event(seat, pb.DISCARD, discard_tile(a.events[at]))
+            return Injected(ctx.play_on(at + 1, [auto, Legal(win, log=False), pass_event(seat)]), at)
+
+        def let_win_go(player: SelfPlay) -> None:
+            legal = player.replay.legal_actions(seat, player.replay.phase)
+            if not any(x.kind == A.SELF_WIN for x in legal):
+                raise NoPlace
+            tile, _ = player.best_discard(seat, legal)
+            player.emit(player.discard_event(seat, tile, legal))
+
+        return Injected(ctx.play_on(at + 1, [auto], then=let_win_go), at + 2)
+
+    return ctx.attempt(sites, build)
 
 
 # -- the fault kinds: the claimed result ------------------------------------------------------------
@@ -756,13 +843,18 @@ def claimed_fault(ctx: Context) -> pb.GameRecord | None:
 def wrong_payment(ctx: Context) -> Injected | None:
     """The platform moves a few points from one seat to another in a won hand."""
     record = claimed_fault(ctx)
-    if record is None or not ctx.analysis.outcome.wins:
+    outcome = ctx.analysis.outcome
+    if record is None or not outcome.wins:
         return None
-    giver, taker = ctx.rng.sample(range(4), 2)
-    amount = ctx.rng.randint(1, 4)
-    record.claimed.payments[giver] -= amount
-    record.claimed.payments[taker] += amount
-    return Injected(record, RECORD)
+    for _ in range(MAX_TRIES):
+        giver, taker = ctx.rng.sample(range(4), 2)
+        amount = ctx.rng.randint(1, 4)
+        record.claimed.payments[giver] -= amount
+        record.claimed.payments[taker] += amount
+        if ctx.rules.explain_mismatch(outcome, record.claimed) is None:
+            return Injected(record, RECORD)
+        record.CopyFrom(ctx.clean)  # that wrong payment is a more specific fault (e.g. birds from the winner)
+    return None
 
 
 def kong_paid_in_draw(ctx: Context) -> Injected | None:
@@ -840,9 +932,13 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("event_after_end", "EVENT_AFTER_END", event_after_end),
         FaultKind("truncated_record", "HAND_INCOMPLETE", truncated_record),
         FaultKind("early_exhaustive_draw", "ILLEGAL_EXHAUSTIVE_DRAW", early_exhaustive_draw),
+        FaultKind("wrong_bird_tile", "BIRD_MISMATCH", wrong_bird_tile),
         FaultKind("discard_not_held", "DISCARD_NOT_HELD", discard_not_held),
+        FaultKind("wild_discarded", "WILD_DISCARDED", wild_discarded),
         FaultKind("chi_forbidden", "CHI_FORBIDDEN", chi_forbidden),
+        FaultKind("chi_not_from_left", "CHI_NOT_FROM_LEFT", chi_not_from_left),
         FaultKind("pon_without_pair", "ILLEGAL_CALL", pon_without_pair),
+        FaultKind("ron_after_passing", "RON_AFTER_MISSED_WIN", ron_after_passing),
         FaultKind("pon_over_win", "CLAIM_PRIORITY", pon_over_win),
         FaultKind("second_ron", "MULTIPLE_RON", second_ron),
         FaultKind("false_win", "FALSE_WIN", false_win),

@@ -478,14 +478,14 @@ class Replay:
 
     def can_ron(self, seat: int, tile: int, action: A.Action | None = None) -> bool:
         if tile not in self.waits_of(seat):
-            return False
+            return False  # the common answer, found without building anything
         return self.why_not_ron(seat, tile, action or A.Action(A.RON, tile)) is None
 
     def waits_of(self, seat: int) -> tuple[int, ...]:
         """The seat's waits, recomputed only when its own tiles have changed (they are
         asked for on every other seat's discard)."""
         s = self.table.seats[seat]
-        key = (tuple(s.hand), len(s.melds))
+        key = (*s.hand, len(s.melds))
         cached = self._waits[seat]
         if cached is None or cached[0] != key:
             cached = self._waits[seat] = (key, self.rules.waits(s.hand, s.melds))

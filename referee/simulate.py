@@ -14,7 +14,7 @@ import argparse
 import pathlib
 import random
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 from referee import REFEREE_VERSION, SCHEMA_VERSION
@@ -25,6 +25,7 @@ from referee.proto import record_pb2 as pb
 from referee.referee import Claim, Dashai, DashaiDue, DrawDue, Ended, HaidiOffer, Replay, Rob, Turn
 from referee.rules import RULESETS, Ruleset, RulesetError, get_ruleset
 from referee.rules.base import DASHAI, Outcome
+from referee.state import ADDED
 from referee.verdict import ERROR
 
 KONG_EVENT_KIND = {A.KONG_CONCEALED: pb.CONCEALED, A.KONG_EXPOSED: pb.EXPOSED, A.KONG_ADDED: pb.ADDED,
@@ -43,16 +44,22 @@ class SimulationError(RuntimeError):
     """The driver produced a record its own referee rejects: a bug here or in the engine."""
 
 
+class DeadEnd(SimulationError):
+    """The referee offers a seat no legal move at all (a gap in a ruleset)."""
+
+
 @dataclass(frozen=True)
 class Policy:
     """How often the players do the optional things (the rest is heading for a win by shape)."""
-    pass_win: float = 0.04  # decline a win (Hebei allows it: an info 漏胡 note)
-    log_pass: float = 0.5  # a declined win is logged as an explicit 过
+    pass_win: float = 0.06  # decline a win (Hebei allows it: an info 漏胡 note)
+    log_pass: float = 0.75  # a declined win is logged as an explicit 过
     call: float = 0.85  # take a 碰/吃 that lowers the hand's cost
     even_call: float = 0.4  # take one that keeps the cost (open hands make kongs and robbed kongs)
     kong: float = 0.9  # take a kong that does not raise the cost
     ready: float = 0.5  # declare 听 when a ready discard is legal
+    opening_ready: float = 0.5  # declare 报听 after the deal when the ruleset has it and allows it
     auto_play: float = 0.12  # per hand: one seat goes into 托管 at some point
+    steer: float = 0.9  # take a kong that can be robbed or wins on its replacement
 
 
 DEFAULT_POLICY = Policy()
@@ -178,7 +185,7 @@ class SelfPlay:
         if rules.opening_ready:
             for seat in replay.others(self.record.dealer):
                 if rules.forbid(replay, seat, A.Action(A.OPENING_READY)) is None and \
-                        self.rng.random() < self.policy.ready:
+                        self.rng.random() < self.policy.opening_ready:
                     self.emit(pb.Event(seat=seat, ready=pb.Ready(kind=pb.BAOTING)))
 
     def play(self) -> Outcome:
@@ -250,7 +257,8 @@ class SelfPlay:
         hand, open_hand = list(s.hand), any(m.is_open for m in s.melds)
         tiles = sorted({a.tile for a in legal if a.kind in (A.DISCARD, A.READY_DISCARD)})
         if not tiles:
-            raise SimulationError(f"{self.record.game_id}: seat {seat} has no legal discard")
+            raise DeadEnd(f"{self.record.game_id}: seat {seat} has no legal discard "
+                          f"({self.seat(seat).concealed()}, drew {self.replay.last_draw[seat]})")
         scored = []
         for t in tiles:
             hand[t] -= 1
@@ -268,12 +276,30 @@ class SelfPlay:
         for action in legal:
             if action.kind not in OWN_KONGS:
                 continue
+            if self.kong_makes_a_story(seat, action.kind, action.tile) and self.rng.random() < self.policy.steer:
+                return action
             hand = list(s.hand)
             hand[action.tile] -= OWN_KONGS[action.kind]
             cost = self.cost(hand, open_hand or action.kind != A.KONG_CONCEALED)
             if cost <= discard_cost and self.rng.random() < self.policy.kong:
                 return action
         return None
+
+    def kong_makes_a_story(self, seat: int, kind: str, tile: int) -> bool:
+        """The generator's thumb on the scale, so rare endings show up in small corpora: a 补杠
+        another seat can rob, or a kong whose replacement tile (read off the wall) completes the hand."""
+        replay, rules = self.replay, self.rules
+        if kind == A.KONG_ADDED and ADDED in rules.robbable_kongs and \
+                any(tile in replay.waits_of(other) for other in replay.others(seat)):
+            return True
+        wall = replay.table.wall
+        if rules.kong_draws == DASHAI or not wall.remaining:
+            return False
+        taken = {A.KONG_EXPOSED: 3, **OWN_KONGS}[kind]
+        hand, melds = replay.hand_after_kong(seat, tile, taken)
+        hand = list(hand)
+        hand[wall.tiles[wall.back - 1]] += 1
+        return rules.is_win(hand, melds)
 
     # -- the claim window after a discard -----------------------------------------------------
     def on_claim(self, phase: Claim) -> None:
@@ -282,8 +308,8 @@ class SelfPlay:
             order = [s for s in self.replay.others(phase.discarder) if s not in phase.declared]
             options = {s: self.replay.legal_actions(s, phase) for s in order}
             several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
-            winners = self.declare_wins(options, phase.tile, pb.DISCARD, several)
-            if winners or any(a.kind == A.RON for a, _ in phase.declared.values()):
+            declared = any(a.kind == A.RON for a, _ in phase.declared.values())
+            if self.declare_wins(options, phase.tile, pb.DISCARD, several, declared) or declared:
                 return self.end()
             pending = self.choose_call(phase, options)
         if pending is None:
@@ -306,13 +332,16 @@ class SelfPlay:
         calls = [(s, a) for s, (a, _) in declared.items() if a.kind in A.CALLS]
         return max(calls, key=lambda c: A.PRIORITY[c[1].kind]) if calls else None
 
-    def declare_wins(self, options: dict[int, list[A.Action]], tile: int, kind: int, several: bool) -> list[int]:
-        """Log the 胡 declarations of the seats that take their win, in play order; 过 for some that don't."""
+    def declare_wins(self, options: dict[int, list[A.Action]], tile: int, kind: int, several: bool,
+                     declared: bool = False) -> list[int]:
+        """Log the 胡 declarations of the seats that take their win, in play order; 过 for some that don't.
+
+        Without 一炮多响 only the first seat that wants the tile declares (`declared`: one already has)."""
         winners = []
         for seat, legal in options.items():
             if not any(a.kind in (A.RON, A.ROB_WIN) for a in legal):
                 continue
-            if (several or not winners) and self.wants_win(seat):
+            if (several or not (winners or declared)) and self.wants_win(seat):
                 winners.append(seat)
                 self.emit(pb.Event(seat=seat, win=pb.Win(kind=kind, tile=T.to_proto(tile))))
             elif self.rng.random() < self.policy.log_pass:
@@ -353,6 +382,8 @@ class SelfPlay:
         else:
             hand[tile] -= 3 if action.kind == A.KONG_EXPOSED else 2
         if action.kind == A.KONG_EXPOSED:  # a replacement tile follows: keeping the cost is enough
+            if self.kong_makes_a_story(seat, action.kind, tile) and self.rng.random() < self.policy.steer:
+                return True
             return self.cost(hand, True) <= before and self.rng.random() < self.policy.kong
         after = min(self.cost([c - (t == d) for t, c in enumerate(hand)], True) for d in range(T.KINDS) if hand[d])
         if after < before:
@@ -363,8 +394,9 @@ class SelfPlay:
     def on_rob(self, phase: Rob) -> None:
         order = [s for s in self.replay.others(phase.konger) if s not in phase.declared]
         options = {s: self.replay.legal_actions(s, phase) for s in order}
-        winners = self.declare_wins(options, phase.tile, pb.ROB_KONG, self.rules.allows_multiple_ron(last_tile=False))
-        if winners or any(a.kind == A.ROB_WIN for a, _ in phase.declared.values()):
+        declared = any(a.kind == A.ROB_WIN for a, _ in phase.declared.values())
+        several = self.rules.allows_multiple_ron(last_tile=False)
+        if self.declare_wins(options, phase.tile, pb.ROB_KONG, several, declared) or declared:
             return self.end()
         self.close_window(None)  # the kong stands: the konger resolves it
 
@@ -420,13 +452,22 @@ class SelfPlay:
 
 def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int,
                   policy: Policy = DEFAULT_POLICY) -> tuple[pb.GameRecord, Outcome]:
-    """One complete, clean hand record and its outcome."""
+    """One complete, clean hand record and its outcome.
+
+    Where the referee offers a 报听 seat no legal move (Ningxiang: a drawn 纯王 it may neither
+    keep nor discard), the hand is dealt again from the same seed without 报听; see DeadEnd.
+    """
     record, rng = new_record(rules, options, seed, index)
     player = SelfPlay(record, rules, rng, policy)
-    player.open_hand()
-    if rng.random() < policy.auto_play:
-        player.auto_play_at = (rng.randrange(4), rng.randint(1, 12))
-    outcome = player.play()
+    try:
+        player.open_hand()
+        if rng.random() < policy.auto_play:
+            player.auto_play_at = (rng.randrange(4), rng.randint(1, 12))
+        outcome = player.play()
+    except DeadEnd:
+        if not (rules.opening_ready and policy.opening_ready):
+            raise
+        return simulate_hand(rules, options, seed, index, replace(policy, opening_ready=0.0))
     errors = [v for v in player.replay.violations if v.severity == ERROR]
     if errors:
         raise SimulationError(f"{record.game_id}: self-play broke a rule: {errors[0]}")

@@ -38,18 +38,23 @@ def rank_of(t: int) -> int:
     return t % 9 + 1 if t < 27 else 0
 
 
+def _code(t: int) -> int:
+    return (t // 9 + 1) * 10 + t % 9 + 1 if t < 27 else 41 + t - 27
+
+
+_FROM_CODE = {_code(t): t for t in range(KINDS)}
+
+
 def from_proto(code: int) -> int:
     """The index of a proto Tile code; ValueError for a code that is no tile."""
-    suit, rank = divmod(code, 10)
-    if 1 <= suit <= 3 and 1 <= rank <= 9:
-        return (suit - 1) * 9 + rank - 1
-    if 41 <= code <= 47:
-        return 27 + code - 41
-    raise ValueError(f"impossible tile code {code}")
+    try:
+        return _FROM_CODE[code]
+    except KeyError:
+        raise ValueError(f"impossible tile code {code}") from None
 
 
 def to_proto(t: int) -> int:
-    return (t // 9 + 1) * 10 + t % 9 + 1 if t < 27 else 41 + t - 27
+    return _code(t)
 
 
 def name(t: int) -> str:

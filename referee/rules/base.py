@@ -217,7 +217,25 @@ class Ruleset:
         """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check)."""
         if not self._may_be_ready(hand, melds):
             return ()
-        return shapes.waits(hand, win=lambda counts, _wilds: self.is_win(counts, melds), kinds=self.tile_kinds)
+        if self.wild_kinds:  # a drawn tile may itself be wild: try every kind the slow way
+            return shapes.waits(hand, win=lambda counts, _wilds: self.is_win(counts, melds), kinds=self.tile_kinds)
+        found = set(shapes.waits(hand, kinds=self.tile_kinds))  # the fast, per-suit path
+        if not melds:
+            trial = list(hand)
+            specials = []
+            if self.seven_pairs:  # only a tile joining an odd count can complete seven pairs
+                specials += [(t, lambda c: shapes.is_seven_pairs(c)) for t in self.tile_kinds if hand[t] % 2]
+            if self.thirteen_orphans:
+                pairs = self.orphan_pair_kinds()
+                specials += [(t, lambda c: shapes.is_thirteen_orphans(c, pair_kinds=pairs))
+                             for t in T.TERMINALS_AND_HONORS]
+            for t, complete in specials:
+                if t not in found and trial[t] < 4:
+                    trial[t] += 1
+                    if complete(trial):
+                        found.add(t)
+                    trial[t] -= 1
+        return tuple(sorted(found))
 
     def _may_be_ready(self, hand: list[int], melds: list[Meld]) -> bool:
         """Cheap necessary condition for tenpai, so most hands skip the full wait search."""
@@ -228,7 +246,7 @@ class Ruleset:
             return True
         if melds:
             return False
-        if self.seven_pairs and sum(c // 2 for c in naturals) + wilds >= 6:
+        if self.seven_pairs and sum(c >> 1 for c in naturals) + wilds >= 6:
             return True
         if self.thirteen_orphans and sum(1 for t in T.TERMINALS_AND_HONORS if naturals[t]) + wilds >= 12:
             return True

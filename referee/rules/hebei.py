@@ -56,11 +56,12 @@ class Hebei(Ruleset):
         lock = self["hb_ready_lock"] and self["hb_ready_checks"]
         self.ready_locks_discard = self.ready_forbids_pon = self.ready_kong_keeps_tenpai = lock
         self.patterns = self._patterns()
+        self.reserve, self.odd_tail_excluded = self["hb_reserve_tiles"], self["hb_odd_tail_tile_excluded"]
 
     # -- HB.1 the wall: the last 6 stacks stay, and so does an odd tile left by replacements --
     def live_tiles(self, wall: Wall) -> int:
-        odd_tail = wall.replacements % 2 if self["hb_odd_tail_tile_excluded"] else 0
-        return wall.remaining - self["hb_reserve_tiles"] - odd_tail
+        odd_tail = wall.replacements % 2 if self.odd_tail_excluded else 0
+        return wall.back - wall.front - self.reserve - odd_tail
 
     # -- HB.5 winning shapes ----------------------------------------------------------------
     def orphan_pair_kinds(self):
