@@ -23,7 +23,7 @@ class _BeamFlag(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):
         collected = list(getattr(namespace, "beam_args", None) or [])  # never mutate the shared default
-        if self.nargs == 0:
+        if self.nargs == 0 or values is None:  # a switch, or an optional value left out
             collected.append(option_string)
         elif isinstance(values, list):
             collected += [option_string, *values]
@@ -59,7 +59,8 @@ def add_audit_command(sub) -> None:
                "--runner=PortableRunner --job_endpoint=HOST:PORT, --runner=FlinkRunner --flink_master=HOST:PORT, "
                "--runner=DataflowRunner --project P --region R --temp_location gs://... (see docs/AUDIT.md).")
     audit.add_argument("inputs", nargs="+", metavar="INPUT",
-                       help="archive files (.tfrecord[s], optionally .gz/.zst), directories of them, globs, or gs://...")
+                       help="archive files (.tfrecord[s], optionally .gz/.zst), directories of them, globs, "
+                            "or gs://... paths")
     audit.add_argument("--out", required=True, metavar="DIR", help="output directory (new, or without an audit in it)")
     audit.add_argument("--decisions", action="store_true",
                        help="also write the decisions table (every decision point; about 5x slower)")

@@ -170,10 +170,11 @@ def reconcile(manifest: dict) -> dict:
     problems = []
     if records_in != verdicts + errors:
         missing = records_in - verdicts - errors
+        what = "unaccounted for" if missing > 0 else "counted twice"
         problems.append(
             f"records in {records_in:,} ({manifest['records_in']['frames']:,} frames + "
             f"{manifest['records_in']['corrupt_spans']:,} corrupt spans) != {verdicts:,} verdict rows + "
-            f"{errors:,} error rows: {abs(missing):,} record(s) {'unaccounted for' if missing > 0 else 'counted twice'}")
+            f"{errors:,} error rows: {abs(missing):,} record(s) {what}")
     for name, info in manifest["tables"].items():
         if info["rows"] != info["rows_written"]:
             problems.append(f"table {name}: {info['rows']:,} rows counted but {info['rows_written']:,} in its "

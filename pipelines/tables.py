@@ -18,45 +18,68 @@ from apache_beam.utils.windowed_value import WindowedValue
 
 from pipelines import files as F
 
-BATCH_ROWS = 65_536
+BATCH_ROWS = 65_536  # rows per Table written: one row group each
+CHUNK_ROWS = 4_096  # Python rows held before they become a columnar RecordBatch
 CODEC = "zstd"
 SUFFIX = ".parquet"
 
 
+def to_batch(rows: list[dict], schema: pa.Schema) -> pa.RecordBatch:
+    """Dict rows as a RecordBatch of exactly `schema` (types, nullability, metadata)."""
+    return pa.RecordBatch.from_arrays([pa.array([r[f.name] for r in rows], type=f.type) for f in schema],
+                                      schema=schema)
+
+
 def to_table(rows: list[dict], schema: pa.Schema) -> pa.Table:
-    """Dict rows as a Table of exactly `schema` (types, nullability, metadata)."""
-    columns = [pa.array([r[f.name] for r in rows], type=f.type) for f in schema]
-    return pa.Table.from_arrays(columns, schema=schema)
+    return pa.Table.from_batches([to_batch(rows, schema)], schema=schema)
 
 
 class RowsToTables(beam.DoFn):
     """Dict rows, or lists of them -> Tables of about batch_rows rows; the rest of a bundle is
-    flushed at its end."""
+    flushed at its end.
 
-    def __init__(self, schema: pa.Schema, batch_rows: int = BATCH_ROWS):
+    Rows are turned into columnar batches every CHUNK_ROWS rows rather than held as dicts until
+    a Table is full: tens of thousands of live dicts make every garbage collection pass slower
+    for the referee running in the same process, and take several times the memory.
+    """
+
+    def __init__(self, schema: pa.Schema, batch_rows: int = BATCH_ROWS, chunk_rows: int = CHUNK_ROWS):
         super().__init__()
         self._schema = schema
         self._batch_rows = batch_rows
-        self._rows: list[dict] = []
+        self._chunk_rows = min(chunk_rows, batch_rows)
+        self.start_bundle()
 
     def start_bundle(self):
-        self._rows = []
+        self._rows: list[dict] = []
+        self._batches: list[pa.RecordBatch] = []
+        self._batched = 0
 
     def process(self, rows):
         if type(rows) is list:
             self._rows += rows
         else:
             self._rows.append(rows)
-        if len(self._rows) >= self._batch_rows:
-            yield self._flush()
+        if len(self._rows) >= self._chunk_rows:
+            self._chunk()
+            if self._batched >= self._batch_rows:
+                yield self._flush()
 
     def finish_bundle(self):
-        if self._rows:
+        if self._rows or self._batches:
             window = GlobalWindow()
             yield WindowedValue(self._flush(), window.max_timestamp(), [window])
 
+    def _chunk(self) -> None:
+        if self._rows:
+            self._batches.append(to_batch(self._rows, self._schema))
+            self._batched += len(self._rows)
+            self._rows = []
+
     def _flush(self) -> pa.Table:
-        table, self._rows = to_table(self._rows, self._schema), []
+        self._chunk()
+        table = pa.Table.from_batches(self._batches, schema=self._schema)
+        self._batches, self._batched = [], 0
         return table
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -195,13 +196,19 @@ def test_duckdb_and_polars_read_each_directory_as_a_table(in_process):
 
 
 # -- (b) two worker processes, (c) the portable Job API ----------------------------------------
-def test_two_worker_processes_write_the_same_tables(inputs, in_process, tmp_path):
+def test_two_worker_processes_write_the_same_tables(inputs, in_process, tmp_path, capfd):
     out = tmp_path / "two_workers"
-    manifest = audit(inputs, out, "--direct_num_workers", "2", "--direct_running_mode", "multi_processing")
+    manifest = audit(inputs, out, "--direct_num_workers", "2", "--direct_running_mode", "multi_processing",
+                     progress_interval=0)
     assert manifest["reconciliation"]["ok"]
     assert tables_of(out) == tables_of(in_process[0])
-    # The one big archive was split: both workers wrote (a bundle each, at least).
+    # The one big archive was split: both workers wrote (a bundle each, at least) ...
     assert len(list_table_files(str(out), "games")) >= 2
+    # ... and both judged records. The workers got our pipeline options: Beam's own INFO lines
+    # are off there (we set that option), our progress lines are on.
+    err = capfd.readouterr().err
+    assert len(set(re.findall(r"audit progress \[worker (\d+)\]", err))) == 2
+    assert "INFO:apache_beam" not in err
 
 
 def _free_port() -> int:
@@ -374,3 +381,34 @@ def test_cli_passes_beam_flags_through_and_reports_bad_input(tmp_path, capsys):
                               "--save_main_session"]
     assert cli_main(["audit", str(tmp_path / "missing.tfrecord"), "--out", str(tmp_path / "o")]) == 2
     assert "no such file or directory" in capsys.readouterr().err
+
+
+def test_rows_become_tables_in_order_in_bounded_batches():
+    from apache_beam.utils.windowed_value import WindowedValue
+
+    from pipelines.schemas import ERRORS
+    from pipelines.tables import RowsToTables
+
+    rows = [R.error_row("f", i, 1, "framing", f"r{i}") for i in range(25)]
+    fn = RowsToTables(ERRORS, batch_rows=10, chunk_rows=3)
+    fn.start_bundle()
+    tables = []
+    for item in (rows[:2], rows[2], rows[3:9], *rows[9:]):  # lists of a record's rows, or single rows
+        tables += list(fn.process(item))
+    tables += [w.value for w in fn.finish_bundle() if isinstance(w, WindowedValue)]
+    assert [t.num_rows for t in tables] == [12, 12, 1]
+    assert all(t.schema.equals(ERRORS, check_metadata=True) for t in tables)
+    assert [r for t in tables for r in t.to_pylist()] == rows
+
+
+def test_inputs_name_files_directories_and_globs_each_once(inputs, tmp_path):
+    from pipelines.files import InputError
+
+    d = inputs["dir"]
+    listed = list_archives([str(d / "hands.tfrecord"), str(d), str(d / "*.zst")])
+    assert [os.path.basename(a.path) for a in listed] == ["hands.tfrecord", "cut.tfrecord.gz", "more.tfrecord.zst"]
+    assert [a.compression for a in listed] == ["", "gzip", "zstd"]
+    for bad, message in ((tmp_path / "nope.tfrecord", "no such file"), (tmp_path / "*.tfrecord", "matches no file"),
+                         (tmp_path, "no archive files")):
+        with pytest.raises(InputError, match=message):
+            list_archives([str(bad)])
