@@ -80,6 +80,16 @@ def test_samples_are_regenerated_byte_for_byte(tmp_path):
     assert fresh == checked_in
 
 
+def test_sample_archive_is_up_to_date():
+    sys.path.insert(0, str(SAMPLES))
+    try:
+        import make_archive
+    finally:
+        sys.path.pop(0)
+    data, _count = make_archive.build()
+    assert data == (SAMPLES / "archives" / "samples.tfrecord").read_bytes()
+
+
 def test_directory_verdicts_and_exit_status(capsys):
     code, verdicts = run_json(capsys, SAMPLES / "hebei")
     assert code == 1
