@@ -143,6 +143,26 @@ def test_option_from_the_command_line_overrides_the_record(capsys):
     assert code == 2 and "true or false" in verdict["reason"]
 
 
+def test_missed_win_rule_option_turns_a_passed_win_into_a_lock(capsys):
+    # clean_missed_win_note: seat 1 passes the dealer's 3p, then draws 3p itself (self-draw is never locked).
+    path = SAMPLES / "hebei" / "clean_missed_win_note.textproto"
+    assert main(["verify", "--option", "hb_missed_win_rule=any_until_draw", str(path)]) == 0
+    capsys.readouterr()
+    # With a 漏胡 rule: pass seat 2's 3p, then win on seat 3's 3p before drawing again.
+    from referee.builder import HandBuilder
+    from referee.verify import verify_record
+
+    b = HandBuilder("hb-locked", options={"hb_missed_win_rule": "same_kind_until_draw"}).deal(
+        "159m139p159sSWNCF", "123m456m789m12pEE", "246m268p268sSWNP", "378m37p347sFPCSW")
+    b.discard(0, "F").draw(1, "N").discard(1, "N").draw(2, "3p").discard(2, "3p")  # 0-4: seat 1 passes 3p
+    record = b.draw(3, "4p").discard(3, "3p").win(1, "discard", "3p").build(claim=False)  # 5-7
+    codes = [v.code for v in verify_record(record).violations]
+    assert codes == ["MISSED_WIN", "RON_AFTER_MISSED_WIN"]
+    record.ruleset.options["hb_missed_win_rule"] = "none"
+    codes = [v.code for v in verify_record(record).violations]
+    assert codes == ["MISSED_WIN"]
+
+
 def test_listings(capsys):
     assert main(["rulesets"]) == 0
     out = capsys.readouterr().out

@@ -48,11 +48,14 @@ class Hebei(Ruleset):
         Option("hb_added_kong_with_held_tile", True,
                "补杠 may use a fourth tile already held, not only the one just drawn", "HB-A13"),
         Option("hb_ready_checks", True, "check 听 declarations and the lock when the log has them", "HB-A15"),
+        Option("hb_missed_win_rule", "none", "漏胡: what passing a win on a discard costs (none: nothing)",
+               "HB-A14", choices=("none", "same_kind_until_draw", "any_until_draw")),
     )
 
     def __init__(self, values=None):
         super().__init__(values)
         self.multiple_ron = self["hb_multiple_ron"]
+        self.missed_win_rule = self["hb_missed_win_rule"]
         lock = self["hb_ready_lock"] and self["hb_ready_checks"]
         self.ready_locks_discard = self.ready_forbids_pon = self.ready_kong_keeps_tenpai = lock
         self.patterns = self._patterns()
