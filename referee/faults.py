@@ -23,7 +23,7 @@ kind, and why.
 """
 from __future__ import annotations
 
-import argparse
+import copy
 import pathlib
 import random
 import sys
@@ -33,12 +33,11 @@ from typing import Callable, Iterator
 from referee import actions as A
 from referee import archive, records
 from referee import tiles as T
-from referee.codes import CODES
 from referee.proto import record_pb2 as pb
 from referee.referee import Claim, Halt, Replay, Rob, Turn, Unreplayable
 from referee.rules import Ruleset, RulesetError, get_ruleset
 from referee.rules.base import KongInfo, Outcome
-from referee.simulate import DEFAULT_POLICY, SelfPlay, fill_claim, progress
+from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, fill_claim, progress
 from referee.state import CONCEALED, KONG, Meld
 from referee.verdict import ERROR
 
@@ -107,6 +106,8 @@ class Analysis:
     """A clean record replayed once: the table before every event, and how the hand ended."""
 
     def __init__(self, record: pb.GameRecord, rules: Ruleset):
+        # A ruleset instance holds the hand's indicator (wildcards); keep one bound to this hand.
+        self.rules = rules = copy.copy(rules)
         replay = Replay(record, rules)
         self.moments: list[Moment] = []
         try:
@@ -153,16 +154,11 @@ class Injected:
 class Context:
     """What a fault kind works with: the clean record, its ruleset, its analysis and a seeded rng."""
 
-    def __init__(self, record: pb.GameRecord, rules: Ruleset, rng: random.Random):
-        self.clean, self.rules, self.rng = record, rules, rng
-        self._analysis: Analysis | None = None
+    def __init__(self, record: pb.GameRecord, rules: Ruleset, rng: random.Random, analysis: Analysis | None = None):
+        self.clean, self.rng = record, rng
+        self.analysis = analysis or Analysis(record, rules)  # NotClean when there is nothing to start from
+        self.rules = self.analysis.rules  # bound to this hand (its wildcards)
         self._waits: dict[tuple, tuple[int, ...]] = {}
-
-    @property
-    def analysis(self) -> Analysis:
-        if self._analysis is None:
-            self._analysis = Analysis(self.clean, self.rules)
-        return self._analysis
 
     def copy(self) -> pb.GameRecord:
         record = pb.GameRecord()
@@ -230,7 +226,7 @@ class Context:
         if wall is not None:
             record.ClearField("wall")
             record.wall.extend(wall)
-        rules = self.rules
+        rules = copy.copy(self.rules)  # its own: replaying sets the hand's indicator on it
         if options:
             for key, value in options.items():
                 record.ruleset.options[key] = value
@@ -258,6 +254,8 @@ class Context:
             if not finish:
                 return record
             outcome = player.play()
+        except DeadEnd:
+            raise NoPlace from None  # the fault left a seat with no legal move: try another place
         except Halt:
             raise RuntimeError(f"{record.game_id}: a forged event halted the replay: {replay.violations[-1:]}")
         fill_claim(record, rules, outcome)
@@ -349,7 +347,7 @@ def short_initial_hand(ctx: Context) -> Injected | None:
     """The platform logs no wall, and one seat was dealt a tile too few (少牌)."""
     record = ctx.copy()
     if record.wall:
-        replay = Replay(record, ctx.rules)
+        replay = Replay(record, copy.copy(ctx.rules))  # a copy: dealing resets a ruleset's indicator
         replay.begin()  # the dealt hands, and the dealer's 14th tile (it must come last)
         record.ClearField("wall")
         for s, seat in enumerate(replay.table.seats):
@@ -532,12 +530,13 @@ def chi_forbidden(ctx: Context) -> Injected | None:
     if ctx.rules.chi_allowed:
         return None
     a = ctx.analysis
-    site = ctx.pick(quiet_call_sites(ctx, lambda m, s, d, t: s == (d + 1) % 4 and runs_with(m, s, t)))
-    if site is None:
-        return None
-    j, seat = site
-    shown = ctx.rng.choice(runs_with(a.moments[j + 1], seat, discard_tile(a.events[j])))
-    return Injected(ctx.play_on(j + 1, [chi_event(seat, shown)]), j + 1)
+
+    def build(site) -> Injected:
+        j, seat = site
+        shown = ctx.rng.choice(runs_with(a.moments[j + 1], seat, discard_tile(a.events[j])))
+        return Injected(ctx.play_on(j + 1, [chi_event(seat, shown)]), j + 1)
+
+    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: s == (d + 1) % 4 and runs_with(m, s, t)), build)
 
 
 def chi_not_from_left(ctx: Context) -> Injected | None:
@@ -561,11 +560,12 @@ def chi_not_from_left(ctx: Context) -> Injected | None:
 def pon_without_pair(ctx: Context) -> Injected | None:
     """A seat 碰s a discard holding fewer than two of it."""
     a = ctx.analysis
-    site = ctx.pick(quiet_call_sites(ctx, lambda m, s, d, t: m.hands[s][t] < 2))
-    if site is None:
-        return None
-    j, seat = site
-    return Injected(ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))]), j + 1)
+
+    def build(site) -> Injected:
+        j, seat = site
+        return Injected(ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))]), j + 1)
+
+    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: m.hands[s][t] < 2), build)
 
 
 def pon_over_win(ctx: Context) -> Injected | None:
@@ -666,10 +666,12 @@ def ron_after_passing(ctx: Context) -> Injected | None:
         m = a.moments[j + 1]
         drawer = (a.events[j].seat + 1) % 4
         wall = ctx.rigged_wall(m, tile)
-        if wall is None or any(ctx.can_win(m, s, tile) and (m.auto[s] or s == drawer) for s in range(4) if s != seat):
-            raise NoPlace  # the drawer would win on it, or a seat in 托管 would have to
-        code = T.to_proto(tile)
         passed = discard_tile(a.events[j])
+        others = [s for s in range(4) if s not in (seat, a.events[j].seat)]
+        if wall is None or any(ctx.can_win(m, s, tile) and (m.auto[s] or s == drawer) for s in others) \
+                or any(m.auto[s] and ctx.can_win(m, s, passed) for s in others):
+            raise NoPlace  # the drawer would win on the tile, or a seat in 托管 would have to win on one
+        code = T.to_proto(tile)
         forged = [Legal(win_event(seat, pb.DISCARD, passed), log=False), pass_event(seat),
                   Legal(pb.Event(seat=drawer, draw=pb.Draw(tile=code))),
                   Legal(pb.Event(seat=drawer, discard=pb.Discard(tile=code))), win_event(seat, pb.DISCARD, tile)]
@@ -692,13 +694,14 @@ def ready_not_tenpai(ctx: Context) -> Injected | None:
         after = a.moments[j + 1]  # after the discard (and after any call it closed)
         if not ctx.rules.is_tenpai(after.hands[seat], after.melds[seat]):
             sites.append(j)
-    j = ctx.pick(sites)
-    if j is None:
-        return None
-    event = pb.Event()
-    event.CopyFrom(a.events[j])
-    event.discard.ready = pb.TING
-    return Injected(ctx.play_on(j, [event]), j)
+
+    def build(j: int) -> Injected:
+        event = pb.Event()
+        event.CopyFrom(a.events[j])
+        event.discard.ready = pb.TING
+        return Injected(ctx.play_on(j, [event]), j)
+
+    return ctx.attempt(sites, build)
 
 
 def ready_seat_discards(ctx: Context, after_draw: bool) -> list[int]:
@@ -730,12 +733,13 @@ def ready_lock_breach(ctx: Context) -> Injected | None:
         m, seat = a.moments[j], a.events[j].seat
         drawn = m.last_draw[seat]
         sites.extend((j, t) for t in range(T.KINDS) if m.hands[seat][t] and t != drawn)
-    site = ctx.pick(sites)
-    if site is None:
-        return None
-    j, tile = site
-    seat = a.events[j].seat
-    return Injected(ctx.play_on(j, [pb.Event(seat=seat, discard=pb.Discard(tile=T.to_proto(tile)))]), j)
+
+    def build(site) -> Injected:
+        j, tile = site
+        discard = pb.Event(seat=a.events[j].seat, discard=pb.Discard(tile=T.to_proto(tile)))
+        return Injected(ctx.play_on(j, [discard]), j)
+
+    return ctx.attempt(sites, build)
 
 
 def ready_pon(ctx: Context) -> Injected | None:
@@ -916,7 +920,7 @@ class FaultKind:
 
     @property
     def about(self) -> str:
-        return self.inject.__doc__.split("\n\n")[0].replace("\n", " ")
+        return " ".join(self.inject.__doc__.split("\n\n")[0].split())
 
 
 FAULT_KINDS: dict[str, FaultKind] = {
@@ -964,9 +968,11 @@ def fault_rng(kind: str, seed: int, index: int) -> random.Random:
 def inject_one(kind: FaultKind, record: pb.GameRecord, rules: Ruleset, rng: random.Random,
                analysis: Analysis | None = None) -> pb.GameRecord | None:
     """The record with this fault and its label, or None when the record has no place for it."""
-    ctx = Context(record, rules, rng)
-    ctx._analysis = analysis or Analysis(record, rules)  # NotClean when there is nothing to start from
-    injected = kind.inject(ctx)
+    ctx = Context(record, rules, rng, analysis)
+    try:
+        injected = kind.inject(ctx)
+    except NoPlace:
+        injected = None
     if injected is None:
         return None
     out = injected.record
@@ -1076,10 +1082,3 @@ def add_inject_command(sub) -> None:
     inject.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     inject.set_defaults(func=cmd_inject)
 
-
-def describe_kinds() -> list[tuple[str, str, str]]:
-    """(kind, code, about) for every fault kind; the docs and --list use this."""
-    return [(k.name, k.code, k.about) for k in FAULT_KINDS.values()]
-
-
-assert all(k.code in CODES and CODES[k.code].severity == ERROR for k in FAULT_KINDS.values())

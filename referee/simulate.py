@@ -10,7 +10,6 @@ The same (ruleset, options, seed, hand index) always gives the same record, byte
 """
 from __future__ import annotations
 
-import argparse
 import pathlib
 import random
 import sys
@@ -31,7 +30,6 @@ from referee.verdict import ERROR
 KONG_EVENT_KIND = {A.KONG_CONCEALED: pb.CONCEALED, A.KONG_EXPOSED: pb.EXPOSED, A.KONG_ADDED: pb.ADDED,
                    A.KONG_BORROWED: pb.BORROWED}
 OWN_KONGS = {A.KONG_CONCEALED: 4, A.KONG_ADDED: 1, A.KONG_BORROWED: 0}  # tiles each takes from the hand
-WIN_EVENT_KIND = {A.SELF_WIN: pb.SELF_DRAW, A.RON: pb.DISCARD, A.ROB_WIN: pb.ROB_KONG}
 
 # How a hand ended, as the tests and the docs name it.
 SELF_DRAW, DISCARD_WIN, ROBBED_KONG, KONG_REPLACEMENT_WIN = "self-draw", "discard win", "robbed kong", \
@@ -118,7 +116,7 @@ def ending(outcome: Outcome) -> str:
     """The ENDINGS name of how a hand ended."""
     if not outcome.wins:
         return EXHAUSTIVE_DRAW
-    if len(outcome.wins) > 1:
+    if len({w.seat for w in outcome.wins}) > 1:
         return MULTIPLE_WINNERS
     win = outcome.wins[0]
     if win.kind == A.ROB_WIN:
@@ -336,12 +334,22 @@ class SelfPlay:
                      declared: bool = False) -> list[int]:
         """Log the 胡 declarations of the seats that take their win, in play order; 过 for some that don't.
 
-        Without 一炮多响 only the first seat that wants the tile declares (`declared`: one already has)."""
+        Without 一炮多响 only one seat declares (none more when `declared`: one already has). A
+        seat in 托管 must win, and the referee counts a seat a nearer winner outranks as having
+        missed its win; so a seat in 托管 that can win is the one that does, and a nearer seat
+        lets the tile go (an engine gap, docs/SIMULATE.md)."""
+        able = [s for s, legal in options.items() if any(a.kind in (A.RON, A.ROB_WIN) for a in legal)]
+        automatic = [s for s in able if self.seat(s).auto_play]
+        only = None
+        if not several and automatic:
+            if declared or len(automatic) > 1:
+                raise DeadEnd(f"{self.record.game_id}: seats {automatic} in 托管 can win where only one may")
+            only = automatic[0]
         winners = []
-        for seat, legal in options.items():
-            if not any(a.kind in (A.RON, A.ROB_WIN) for a in legal):
-                continue
-            if (several or not (winners or declared)) and self.wants_win(seat):
+        for seat in able:
+            takes = seat == only if only is not None else (several or not (winners or declared)) and \
+                self.wants_win(seat)
+            if takes:
                 winners.append(seat)
                 self.emit(pb.Event(seat=seat, win=pb.Win(kind=kind, tile=T.to_proto(tile))))
             elif self.rng.random() < self.policy.log_pass:
@@ -385,6 +393,8 @@ class SelfPlay:
             if self.kong_makes_a_story(seat, action.kind, tile) and self.rng.random() < self.policy.steer:
                 return True
             return self.cost(hand, True) <= before and self.rng.random() < self.policy.kong
+        if not any(hand):
+            return False  # nothing left to discard (only after a forged call broke the tile count)
         after = min(self.cost([c - (t == d) for t, c in enumerate(hand)], True) for d in range(T.KINDS) if hand[d])
         if after < before:
             return self.rng.random() < self.policy.call
@@ -454,8 +464,9 @@ def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int
                   policy: Policy = DEFAULT_POLICY) -> tuple[pb.GameRecord, Outcome]:
     """One complete, clean hand record and its outcome.
 
-    Where the referee offers a 报听 seat no legal move (Ningxiang: a drawn 纯王 it may neither
-    keep nor discard), the hand is dealt again from the same seed without 报听; see DeadEnd.
+    Where the referee leaves no clean way on (a DeadEnd: in Ningxiang a 报听 seat that draws a
+    纯王, or two seats in 托管 able to win one discard), the hand is dealt again from the same
+    seed without 报听 and 托管, so it stays deterministic.
     """
     record, rng = new_record(rules, options, seed, index)
     player = SelfPlay(record, rules, rng, policy)
@@ -465,9 +476,9 @@ def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int
             player.auto_play_at = (rng.randrange(4), rng.randint(1, 12))
         outcome = player.play()
     except DeadEnd:
-        if not (rules.opening_ready and policy.opening_ready):
+        if not (policy.opening_ready or policy.auto_play):
             raise
-        return simulate_hand(rules, options, seed, index, replace(policy, opening_ready=0.0))
+        return simulate_hand(rules, options, seed, index, replace(policy, opening_ready=0.0, auto_play=0.0))
     errors = [v for v in player.replay.violations if v.severity == ERROR]
     if errors:
         raise SimulationError(f"{record.game_id}: self-play broke a rule: {errors[0]}")
