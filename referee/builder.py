@@ -209,15 +209,19 @@ class HandBuilder:
             errors = [v for v in replay.violations if v.severity == ERROR]
             if not isinstance(replay.phase, Ended) or (strict and errors):
                 raise ValueError(f"the script does not end the hand cleanly: {errors}")
-            outcome = replay.outcome
-            settlement = self.rules.settle(outcome)
-            claimed = self.record.claimed
-            claimed.Clear()
-            claimed.winners.extend(sorted({w.seat for w in outcome.wins}))
-            claimed.payments.extend(settlement.payments)
-            claimed.kong_payments.extend(settlement.kong_payments)
-            for p in settlement.patterns:
-                claimed.patterns.add(seat=p.seat, name=p.name, value=p.value)
-            claimed.has_next_dealer = True
-            claimed.next_dealer = self.rules.next_dealer(outcome)
+            fill_claim(self.record, self.rules, replay.outcome)
         return self.record
+
+
+def fill_claim(record: pb.GameRecord, rules, outcome) -> None:
+    """The claimed result a correct platform writes: the ruleset's own settlement of the outcome."""
+    settlement = rules.settle(outcome)
+    claimed = record.claimed
+    claimed.Clear()
+    claimed.winners.extend(sorted({w.seat for w in outcome.wins}))
+    claimed.payments.extend(settlement.payments)
+    claimed.kong_payments.extend(settlement.kong_payments)
+    for p in settlement.patterns:
+        claimed.patterns.add(seat=p.seat, name=p.name, value=p.value)
+    claimed.has_next_dealer = True
+    claimed.next_dealer = rules.next_dealer(outcome)

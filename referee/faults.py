@@ -37,7 +37,8 @@ from referee.proto import record_pb2 as pb
 from referee.referee import Claim, Halt, Replay, Rob, Turn, Unreplayable
 from referee.rules import Ruleset, RulesetError, get_ruleset
 from referee.rules.base import KongInfo, Outcome
-from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, fill_claim, progress
+from referee.builder import fill_claim
+from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, progress
 from referee.state import CONCEALED, KONG, Meld
 from referee.verdict import ERROR
 

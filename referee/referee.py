@@ -249,14 +249,18 @@ class Replay:
             else:
                 return self.on_after_end(kind, event)
 
-    def finish(self) -> None:
+    def close_window(self, closer: pb.Event | None) -> None:
+        """Resolve an open claim, rob or 打筛 window as if `closer` (or the end) came next."""
         phase = self.phase
         if isinstance(phase, Claim):
-            self.close_claim(phase, None)
+            self.close_claim(phase, closer)
         elif isinstance(phase, Rob):
-            self.close_rob(phase, None)
+            self.close_rob(phase, closer)
         elif isinstance(phase, Dashai):
             self.close_dashai(phase)
+
+    def finish(self) -> None:
+        self.close_window(None)
         phase = self.phase
         if isinstance(phase, DrawDue) and not phase.replacement and self.live() <= 0:
             self.end_drawn()  # the wall ran out: 荒庄, logged or not
@@ -742,10 +746,11 @@ class Replay:
         taken = next((s for s, a in calls.items() if self.continues(s, a, closer)), None)
         if taken is None and calls and not wins:
             taken = max(calls, key=lambda s: (A.PRIORITY[calls[s].kind], -self.table.distance(phase.discarder, s)))
+        outranked = self.outranked(wins, phase.discarder, phase.last_tile) if taken is None else set()
         for seat in self.others(phase.discarder):
             action = declared.get(seat, (A.Action(A.PASS), None))[0]
             self.note_claim_decision(seat, phase, action)
-            if action.kind != A.RON:
+            if action.kind != A.RON and seat not in outranked:
                 self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
         if taken is not None:
             call = calls[taken]
@@ -771,6 +776,14 @@ class Replay:
         hand[tile] += 1
         self.outcome.wins.append(WinInfo(seat, kind, tile, source, hand, list(s.melds), index, ready=s.ready,
                                          **flags))
+
+    def outranked(self, winners: list[int], source: int, last_tile: bool) -> set[int]:
+        """Seats farther from the source than the nearest winner: without 一炮多响 they could
+        not have won, so letting the tile go is no missed win (and starts no 漏胡 lock)."""
+        if not winners or self.rules.allows_multiple_ron(last_tile=last_tile):
+            return set()
+        nearest = self.table.distance(source, winners[0])
+        return {s for s in self.others(source) if self.table.distance(source, s) > nearest}
 
     def yield_to_nearest(self, winners: list[int], source: int, declared: dict) -> None:
         """Without 一炮多响 only the nearest seat in play order wins (截胡); a further win is a violation."""
@@ -831,10 +844,11 @@ class Replay:
     def close_rob(self, phase: Rob, closer: pb.Event | None) -> None:
         robbers = sorted((s for s, (a, _) in phase.declared.items() if a.kind == A.ROB_WIN),
                          key=lambda s: self.table.distance(phase.konger, s))
+        outranked = self.outranked(robbers, phase.konger, False)
         for seat in self.others(phase.konger):
             action = phase.declared.get(seat, (A.Action(A.PASS), None))[0]
             self.note_claim_decision(seat, phase, action)
-            if action.kind != A.ROB_WIN:
+            if action.kind != A.ROB_WIN and seat not in outranked:
                 self.check_missed_win(seat, A.Action(A.ROB_WIN, phase.tile), phase)
         konger = self.table.seats[phase.konger]
         if robbers:

@@ -20,6 +20,7 @@ from referee import REFEREE_VERSION, SCHEMA_VERSION
 from referee import actions as A
 from referee import archive, records, shapes
 from referee import tiles as T
+from referee.builder import fill_claim
 from referee.proto import record_pb2 as pb
 from referee.referee import Claim, Dashai, DashaiDue, DrawDue, Ended, HaidiOffer, Replay, Rob, Turn
 from referee.rules import RULESETS, Ruleset, RulesetError, get_ruleset
@@ -98,20 +99,6 @@ def new_record(rules: Ruleset, options: dict[str, str], seed: int, index: int) -
     return record, rng
 
 
-def fill_claim(record: pb.GameRecord, rules: Ruleset, outcome: Outcome) -> None:
-    """The claimed result a correct platform writes: the ruleset's own settlement of the outcome."""
-    settlement = rules.settle(outcome)
-    claimed = record.claimed
-    claimed.Clear()
-    claimed.winners.extend(sorted({w.seat for w in outcome.wins}))
-    claimed.payments.extend(settlement.payments)
-    claimed.kong_payments.extend(settlement.kong_payments)
-    for p in settlement.patterns:
-        claimed.patterns.add(seat=p.seat, name=p.name, value=p.value)
-    claimed.has_next_dealer = True
-    claimed.next_dealer = rules.next_dealer(outcome)
-
-
 def ending(outcome: Outcome) -> str:
     """The ENDINGS name of how a hand ended."""
     if not outcome.wins:
@@ -157,14 +144,8 @@ class SelfPlay:
         Replay resolves a window when the next event arrives, so we resolve it with that
         event's seat and kind (its tile is not read) at the index it will have.
         """
-        replay, phase = self.replay, self.replay.phase
-        replay.index = len(self.record.events)
-        if isinstance(phase, Claim):
-            replay.close_claim(phase, closer)
-        elif isinstance(phase, Rob):
-            replay.close_rob(phase, closer)
-        elif isinstance(phase, Dashai):
-            replay.close_dashai(phase)
+        self.replay.index = len(self.record.events)
+        self.replay.close_window(closer)
 
     def end(self) -> None:
         """Close the last window (a declared win ends the hand there) and settle."""

@@ -178,3 +178,17 @@ def test_opening_hands():
     four = rules(nx_four_pure_excludes_four_kings=False)
     assert four.instant_hands(T.counts(T.parse("6666m123p456p99s5s")), [], opening=False) == ("四纯王", "四王")
     assert "黑天胡" in r.instant_hands(T.counts(T.parse("777m123p456p99s5s2s")), [], opening=False)
+
+
+def test_a_seat_outranked_by_a_nearer_winner_missed_nothing():
+    # Seats 1 and 2 both wait on 5s; the dealer lets it go and seat 1, the nearer, wins it.
+    # Without 一炮多响 seat 2 could not have won: no 漏胡 note, and no auto-play violation.
+    from referee.builder import HandBuilder
+    from referee.verify import verify_record
+
+    b = HandBuilder("outranked", ruleset="ningxiang").deal(
+        "1249m13578p13579s", "123p456p789s234s5s", "123m456p789p46s22p", "2355m34778p1166s")
+    b.flip_indicator("7m").auto_play(2).discard(0, "9s").draw_discard(1, "1m").draw_discard(2, "3p")
+    b.draw_discard(3, "9m").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s")
+    verdict = verify_record(b.build())
+    assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)

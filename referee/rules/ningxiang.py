@@ -192,7 +192,9 @@ class Ningxiang(Ruleset):
                     return "FENGDONG_BREACH", f"seat {seat} is 封东 and must discard the tile it drew"
                 if self["nx_fengdong_discards_drawn_wild"]:
                     return None
-            if tile in self.wild_kinds:
+            if tile in self.wild_kinds and not (s.ready and tile == drawn):
+                # A 报听 seat must let its drawn tile go; as for 封东 (NX-A12), the lock is the
+                # more specific rule, else a seat that drew a 纯王 and passed the win has no move.
                 return "WILD_DISCARDED", f"seat {seat} discarded {T.label(tile)}, a 纯王"
             if replay.haidi_taker == seat and replay.last_live_draw and tile != drawn:
                 return "HAIDI_NOT_DISCARDED", (f"seat {seat} took the 海底 {T.label(drawn)} and must discard it, "
