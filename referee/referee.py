@@ -489,11 +489,14 @@ class Replay:
         """The seat's waits, recomputed only when its own tiles have changed (they are
         asked for on every other seat's discard)."""
         s = self.table.seats[seat]
+        cached = self._waits[seat]  # (version, tiles key, waits)
+        if cached is not None and cached[0] == s.version:
+            return cached[2]  # untouched since: the usual case for the three seats not acting
         key = (*s.hand, len(s.melds))
-        cached = self._waits[seat]
-        if cached is None or cached[0] != key:
-            cached = self._waits[seat] = (key, self.rules.waits(s.hand, s.melds))
-        return cached[1]
+        if cached is None or cached[1] != key:  # a draw then a discard of it leaves the same tiles
+            cached = (s.version, key, self.rules.waits(s.hand, s.melds))
+        self._waits[seat] = (s.version, key, cached[2])
+        return cached[2]
 
     def why_not_call(self, seat: int, action: A.Action, discarder: int):
         s, tile = self.table.seats[seat], action.tile
@@ -621,6 +624,7 @@ class Replay:
         s = self.table.seats[seat]
         if s.hand[action.tile]:
             s.hand[action.tile] -= 1
+        s.version += 1
         s.river.append(action.tile)
         s.discarded = True
         if action.kind == A.READY_DISCARD:
@@ -644,6 +648,7 @@ class Replay:
     def apply_own_kong(self, seat: int, action: A.Action) -> None:
         s, tile = self.table.seats[seat], action.tile
         self.hand_changed(seat)
+        s.version += 1
         if action.kind == A.KONG_CONCEALED:
             s.hand[tile] = max(0, s.hand[tile] - 4)
             s.melds.append(Meld(KONG, tile, None, CONCEALED))
@@ -809,6 +814,7 @@ class Replay:
         if river and river[-1] == tile:
             river.pop()  # a claimed tile leaves the discarder's river
         self.hand_changed(seat)
+        s.version += 1
         self.last_draw[seat] = None
         if call.kind == A.CHI:
             for t in (call.tile, call.tile + 1, call.tile + 2):
@@ -984,6 +990,7 @@ class Replay:
         s = self.table.seats[seat]
         self.drawn_tile_wins = tile in self.waits_of(seat)
         s.hand[tile] += 1
+        s.version += 1
         self.last_draw[seat] = tile
         self.hand_changed(seat)
         self.phase = Turn(seat, drew=True, replacement=replacement)

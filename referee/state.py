@@ -50,6 +50,8 @@ class Seat:
     dashai_locked: bool = False  # after its 打筛: draw and discard only
     # 漏胡 lock: "all", or the kinds this seat may not win on by discard until it draws.
     ron_locked: str | set[int] | None = None
+    # Bumped whenever the concealed tiles or melds change, so cached waits know to look again.
+    version: int = 0
 
     @property
     def tile_count(self) -> int:
