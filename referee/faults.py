@@ -36,19 +36,18 @@ from referee import tiles as T
 from referee.proto import record_pb2 as pb
 from referee.referee import Claim, Halt, Replay, Rob, Turn, Unreplayable
 from referee.rules import Ruleset, RulesetError, get_ruleset
-from referee.rules.base import KongInfo, Outcome
+from referee.rules.base import DASHAI, KongInfo, Outcome
 from referee.builder import fill_claim
 from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, progress
-from referee.state import CONCEALED, KONG, Meld
+from referee.state import CONCEALED, EXPOSED, KONG, Meld
 from referee.verdict import ERROR
 
 RECORD = -1  # label event_index for a fault in the record as a whole (wall, deal, claimed result)
 IMPOSSIBLE_CODES = (10, 20, 30, 40, 48, 50, 99)  # no tile has these proto codes
 MAX_TRIES = 8  # places a kind tries (in seeded order) before it skips a record
-NINGXIANG_ONLY = "cannot arise from Hebei data (a Ningxiang-only mechanic); no kind yet"
+NINGXIANG_ONLY = "a Ningxiang-only mechanic with no kind yet (its sample in samples/ningxiang/ covers it)"
 SKIPPED_CODES = {
     "MISSED_WIN": "an info note (漏胡 allowed in Hebei), not a fault",
-    "KONG_NOT_READY": NINGXIANG_ONLY,
     "CALL_AFTER_DASHAI": NINGXIANG_ONLY,
     "BAOTING_BY_DEALER": NINGXIANG_ONLY,
     "BAOTING_OUT_OF_WINDOW": NINGXIANG_ONLY,
@@ -56,9 +55,7 @@ SKIPPED_CODES = {
     "BAOTING_HAND_CHANGE": NINGXIANG_ONLY,
     "RON_ON_KING": NINGXIANG_ONLY,
     "HAIDI_NOT_DISCARDED": NINGXIANG_ONLY,
-    "FENGDONG_BREACH": NINGXIANG_ONLY,
     "DASHAI_RON_NOT_NEAREST": NINGXIANG_ONLY,
-    "BIRD_MISMAPPED": NINGXIANG_ONLY,
 }
 
 
@@ -803,6 +800,15 @@ def ready_kong_breaks_tenpai(ctx: Context) -> Injected | None:
     return ctx.attempt(sites, build)
 
 
+def nearer_winner(ctx: Context, m: Moment, discarder: int, seat: int, tile: int) -> bool:
+    """Without 一炮多响 a nearer seat that can win outranks this one: letting the tile go then
+    misses nothing, so such a place shows no fault."""
+    if ctx.rules.allows_multiple_ron(last_tile=False):
+        return False
+    nearer = [(discarder + k) % 4 for k in range(1, (seat - discarder) % 4)]
+    return any(ctx.can_win(m, n, tile) for n in nearer)
+
+
 def auto_play_passes_win(ctx: Context) -> Injected | None:
     """A seat goes into 托管 just before a win, and the system lets the win go."""
     a = ctx.analysis
@@ -816,8 +822,9 @@ def auto_play_passes_win(ctx: Context) -> Injected | None:
         m, tile = a.moments[j + 1], discard_tile(a.events[j])
         if a.kind(j + 1) in ("pon", "kong", "chi") and a.events[j + 1].seat != a.events[j].seat:
             continue  # a call was declared: keep to windows the simulator resolves the usual way
-        sites.extend(("ron", j, s) for s in range(4) if s != a.events[j].seat and not m.auto[s]
-                     and ctx.can_win(m, s, tile))
+        discarder = a.events[j].seat
+        sites.extend(("ron", j, s) for s in range(4) if s != discarder and not m.auto[s]
+                     and ctx.can_win(m, s, tile) and not nearer_winner(ctx, m, discarder, s, tile))
 
     def build(site) -> Injected:
         how, at, seat = site
@@ -840,6 +847,55 @@ def auto_play_passes_win(ctx: Context) -> Injected | None:
 
 
 # -- the fault kinds: the claimed result ------------------------------------------------------------
+def kong_while_not_ready(ctx: Context) -> Injected | None:
+    """Ningxiang: a seat makes a 明杠 on a discard with a hand ready neither before nor after it."""
+    rules = ctx.rules
+    if rules.kong_draws != DASHAI:
+        return None  # only Ningxiang ties kongs to a ready hand
+
+    def unready_triple(m: Moment, seat: int, discarder: int, tile: int) -> bool:
+        if m.hands[seat][tile] != 3 or m.melds[seat] or m.ready[seat] or tile in rules.wild_kinds:
+            return False  # no melds: no 打筛 lock yet; not 报听; no wild in a meld
+        after = list(m.hands[seat])
+        after[tile] = 0
+        kong = [Meld(KONG, tile, discarder, EXPOSED)]
+        return not ctx.waits(m.hands[seat], []) and not ctx.waits(after, kong)
+
+    def build(site) -> Injected:
+        j, seat = site
+        kong = pb.Event(seat=seat, kong=pb.Kong(kind=pb.EXPOSED, tile=ctx.analysis.events[j].discard.tile))
+        return Injected(ctx.play_on(j + 1, [kong]), j + 1)
+
+    return ctx.attempt(quiet_call_sites(ctx, unready_triple), build)
+
+
+def feng_dong_then_win(ctx: Context) -> Injected | None:
+    """Ningxiang: the winner chose 封东 just before declaring its win (a 封东 seat may not win)."""
+    if not ctx.rules.has_feng_dong:
+        return None
+    wins = [i for i, e in enumerate(ctx.clean.events) if e.WhichOneof("kind") == "win"]
+    if not wins:
+        return None
+    record = ctx.copy()
+    index = wins[0]
+    seat = record.events[index].seat
+    record.events.insert(index, pb.Event(seat=seat, feng_dong=pb.FengDong()))
+    return Injected(record, index + 1)
+
+
+def birds_from_winner(ctx: Context) -> Injected | None:
+    """Ningxiang: the platform counts the birds from the winner instead of from the dealer."""
+    record, outcome = claimed_fault(ctx), ctx.analysis.outcome
+    if record is None or not outcome.birds or ctx.rules.bird_count(99, outcome) == 0:
+        return None
+    wrong = ctx.rules.settle(outcome, bird_anchor="winner").payments
+    if wrong == tuple(record.claimed.payments):
+        return None  # the birds land the same either way
+    record.claimed.ClearField("payments")
+    record.claimed.payments.extend(wrong)
+    return Injected(record, RECORD)
+
+
 def claimed_fault(ctx: Context) -> pb.GameRecord | None:
     record = ctx.copy()
     return record if record.HasField("claimed") and len(record.claimed.payments) == 4 else None
@@ -958,6 +1014,9 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("wrong_winners", "WINNERS_MISMATCH", wrong_winners),
         FaultKind("wrong_next_dealer", "NEXT_DEALER_MISMATCH", wrong_next_dealer),
         FaultKind("missing_payment", "CLAIM_MALFORMED", missing_payment),
+        FaultKind("kong_while_not_ready", "KONG_NOT_READY", kong_while_not_ready),
+        FaultKind("feng_dong_then_win", "FENGDONG_BREACH", feng_dong_then_win),
+        FaultKind("birds_from_winner", "BIRD_MISMAPPED", birds_from_winner),
     )
 }
 
