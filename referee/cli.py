@@ -28,7 +28,7 @@ def iter_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
     for name in paths:
         path = pathlib.Path(name)
         if not path.exists():
-            yield name, f"unreadable: no such file or directory"
+            yield name, "unreadable: no such file or directory"
             continue
         files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
         found = False

@@ -304,7 +304,7 @@ class Replay:
         seat, rules = event.seat, self.rules
         if kind == "indicator":
             if not rules.has_indicator or rules.indicator is not None or not self.deal_window:
-                self.flag("ILLEGAL_ACTION", seat, f"an indicator flip is not part of play here", fatal=True)
+                self.flag("ILLEGAL_ACTION", seat, "an indicator flip is not part of play here", fatal=True)
             tile = self.event_tile(event.indicator.tile, seat)
             self.take_indicator(seat, tile, event.indicator.wall_index)
             rules.set_indicator(tile)
@@ -450,7 +450,7 @@ class Replay:
         if action.kind == A.KONG_BORROWED and not self.rules.may_borrow_kong(s.melds, tile):
             return "ILLEGAL_CALL", f"借子开杠 {T.label(tile)} needs a 碰 of the 正王"
         if self.rules.kong_draws != DASHAI and self.live() < 1:
-            return "DRAW_FROM_RESERVE", f"a kong with no live tile left for its replacement"
+            return "DRAW_FROM_RESERVE", "a kong with no live tile left for its replacement"
         from_hand = {A.KONG_CONCEALED: 4, A.KONG_ADDED: 1, A.KONG_BORROWED: 0}[action.kind]
         return self.why_not_ready_kong(seat, tile, from_hand) or self.rules.forbid(self, seat, action)
 

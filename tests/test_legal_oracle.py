@@ -12,7 +12,7 @@ from referee import actions as A
 from referee import records
 from referee.referee import Claim, DrawDue, Replay, Rob, Turn
 from referee.rules import get_ruleset
-from referee.state import KONG, PON
+from referee.state import PON
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 ORPHANS = (0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33)
@@ -66,7 +66,7 @@ def ready(hand, melds) -> bool:
 
 def oracle(replay: Replay, seat: int) -> set:
     """Hebei's legal actions for this seat now, from the table alone (SPEC HB.2-HB.5)."""
-    phase, table, rules = replay.phase, replay.table, replay.rules
+    phase, table = replay.phase, replay.table
     s = table.seats[seat]
     hand, melds = list(s.hand), s.melds
     live = replay.live()

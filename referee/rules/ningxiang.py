@@ -229,7 +229,7 @@ class Ningxiang(Ruleset):
             return "ILLEGAL_CALL", "no 吃/碰/杠 on the 海底 discard"
         uses = [tile] if kind != A.CHI else [tile, tile + 1, tile + 2]
         if not self["nx_wilds_in_melds"] and any(t in self.wild_kinds for t in uses):
-            return "ILLEGAL_CALL", f"a 纯王 may not be used in 吃/碰/杠 (NX-A14)"
+            return "ILLEGAL_CALL", "a 纯王 may not be used in 吃/碰/杠 (NX-A14)"
         if kind in (A.PON, A.CHI):
             if s.ready:
                 return "BAOTING_HAND_CHANGE", f"seat {seat} declared 报听 and may not 吃 or 碰"
