@@ -13,7 +13,7 @@ from referee import tiles as T
 from referee.proto import record_pb2 as pb
 from referee.referee import Ended, Replay
 from referee.rules import get_ruleset
-from referee.state import Wall
+from referee.state import DEALT, Wall, deal_seats
 from referee.verdict import ERROR
 
 KONG_KIND = {"concealed": pb.CONCEALED, "exposed": pb.EXPOSED, "added": pb.ADDED}
@@ -139,7 +139,7 @@ class HandBuilder:
         only hands that cannot win on them keep the record clean. `next_seat` is who would
         draw next.
         """
-        wall = Wall([0] * (self.rules.wall_size - 53))
+        wall = Wall([0] * (self.rules.wall_size - DEALT))
         wall.front, wall.replacements = len(self.front_draws), len(self.back_draws)
         wall.back -= len(self.back_draws) + (self.indicator is not None)
         rest = iter(self.rest_tiles())
@@ -179,18 +179,8 @@ class HandBuilder:
     # -- the wall ---------------------------------------------------------------------------
     def _deal_order(self) -> list[int]:
         """The dealt tiles in the order the deal takes them from the front of the wall."""
-        dealer, hands = self.record.dealer, self.hands
-        order = [(dealer + k) % 4 for k in range(4)]
-        taken = [0, 0, 0, 0]
-        out = []
-        for _round in range(3):
-            for s in order:
-                out.extend(hands[s][taken[s]:taken[s] + 4])
-                taken[s] += 4
-        for s in order:
-            out.append(hands[s][12])
-        out.append(hands[dealer][13])
-        return out
+        next_tile = [iter(hand) for hand in self.hands]
+        return [next(next_tile[s]) for s in deal_seats(self.record.dealer)]
 
     def layout_wall(self) -> list[int]:
         """Deal, then the scripted draws, then the rest of the set, then the back of the wall."""

@@ -16,7 +16,8 @@ from referee import tiles as T
 from referee.codes import CODES
 from referee.proto import record_pb2 as pb
 from referee.rules.base import DASHAI, KongInfo, Outcome, Ruleset, WinInfo
-from referee.state import ADDED, BORROWED, CHI, CONCEALED, EXPOSED, KONG, PON, Meld, Seat, Table, Wall
+from referee.state import (ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, PON, Meld, Seat, Table, Wall,
+                           deal_seats)
 from referee.verdict import CLEAN, ERROR, UNREPLAYABLE, VIOLATIONS, Decision, Verdict, Violation
 
 UNKNOWN = -1  # a wall position the platform did not log
@@ -143,19 +144,13 @@ class Replay:
         if record.wall:
             tiles = [self._tile(code, f"wall[{i}]") for i, code in enumerate(record.wall)]
             self._check_wall(tiles)
-            if len(tiles) < 53:
-                raise Unreplayable(f"the wall has {len(tiles)} tiles, too few to deal 53")
+            if len(tiles) < DEALT:
+                raise Unreplayable(f"the wall has {len(tiles)} tiles, too few to deal {DEALT}")
             wall = Wall(tiles)
-            order = [(dealer + k) % 4 for k in range(4)]
-            for _round in range(3):
-                for s in order:
-                    for _ in range(4):
-                        seats[s].hand[wall.take_front()] += 1
-            for s in order:
-                seats[s].hand[wall.take_front()] += 1
-            last = wall.take_front()
-            seats[dealer].hand[last] += 1
-            self.last_draw[dealer] = last
+            for s in deal_seats(dealer):
+                tile = wall.take_front()
+                seats[s].hand[tile] += 1
+            self.last_draw[dealer] = tile  # the dealer's fourteenth comes last
             return Table(seats, dealer, wall)
         if len(record.initial_hands) != 4:
             raise Unreplayable("the record has neither a wall nor four initial hands")
@@ -170,7 +165,7 @@ class Replay:
                 self.flag("TILE_COUNT", s, f"seat {s} was dealt {len(hand.tiles)} tiles, not {want}",
                           fatal=True, index=None)
         self.last_draw[dealer] = T.from_proto(record.initial_hands[dealer].tiles[-1])
-        table = Table(seats, dealer, Wall([UNKNOWN] * (rules.wall_size - 53)))
+        table = Table(seats, dealer, Wall([UNKNOWN] * (rules.wall_size - DEALT)))
         table.seen = seen
         self._check_counts(seen, "the dealt hands")
         return table

@@ -9,7 +9,7 @@ from typing import Callable, Iterable
 from referee import shapes
 from referee import tiles as T
 from referee.rules.base import WinInfo
-from referee.state import CHI, KONG
+from referee.state import CHI
 
 PUNG, CHOW = "pung", "chow"
 
@@ -67,10 +67,6 @@ class HandView:
                 return False
             pool.remove(low)
         return True
-
-    @property
-    def kongs(self) -> int:
-        return sum(1 for m in self.win.melds if m.kind == KONG)
 
 
 @dataclass(frozen=True)
@@ -142,10 +138,6 @@ class Ledger:
 
     def lines(self) -> tuple[str, ...]:
         return tuple(f"seat {t.payer} -> seat {t.payee}: {t.amount} ({t.reason})" for t in self.transfers)
-
-    def scale(self, factor_num: int, factor_den: int) -> None:
-        for t in self.transfers:
-            t.amount = t.amount * factor_num // factor_den
 
     def cap(self, limit: int) -> None:
         """Clip each seat's net to ±limit, keeping the hand zero-sum.

@@ -9,6 +9,17 @@ PON, CHI, KONG = "pon", "chi", "kong"
 CONCEALED, EXPOSED, ADDED, BORROWED = "concealed", "exposed", "added", "borrowed"
 
 
+DEALT = 53  # 13 tiles to each seat and a 14th to the dealer
+
+
+def deal_seats(dealer: int) -> list[int]:
+    """Who receives each dealt tile, in the order the deal takes them from the front of the
+    wall: three rounds of four tiles to each seat from the dealer, one more each, then the
+    dealer's fourteenth."""
+    order = [(dealer + k) % 4 for k in range(4)]
+    return [s for _round in range(3) for s in order for _ in range(4)] + order + [dealer]
+
+
 @dataclass
 class Meld:
     kind: str  # PON, CHI or KONG
@@ -98,11 +109,9 @@ class Wall:
 class Table:
     seats: list[Seat]
     dealer: int
-    wall: Wall | None  # None when the platform did not log the wall
-    # Tiles drawn when the wall is not logged, for conservation checks.
+    wall: Wall  # of unknown tiles when the platform did not log it
+    # Tiles seen when the wall is not logged, for conservation checks.
     seen: list[int] = field(default_factory=lambda: [0] * T.KINDS)
-    draws: int = 0  # normal draws made (when the wall is not logged)
-    replacements: int = 0
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % 4

@@ -57,10 +57,6 @@ def to_proto(t: int) -> int:
     return _code(t)
 
 
-def name(t: int) -> str:
-    return NAMES[t]
-
-
 def parse(text: str) -> list[int]:
     """Tiles from notation: '123m 55p EEE C' or '1m 2m 3m'. Order is kept."""
     tiles: list[int] = []

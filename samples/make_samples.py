@@ -18,6 +18,7 @@ sys.path.insert(0, str(ROOT.parent))
 from referee import records  # noqa: E402
 from referee import tiles as T  # noqa: E402
 from referee.builder import HandBuilder  # noqa: E402
+from referee.state import DEALT, deal_seats  # noqa: E402
 
 # Seat 0 deals. Seat 1 waits on 3p with 123m456m789m (一条龙); the others hold junk.
 DEALER = "159m139p159sSWNCF"  # 14 tiles, holds the 3p it will discard
@@ -218,7 +219,7 @@ def _():
         "tampered draw: seat 1 is logged drawing N where the wall holds another tile")
 def _():
     record = discard_win("hb-draw-mismatch").build()
-    first_draw = 53  # the deal takes 53 tiles from the front
+    first_draw = DEALT  # the deal takes the first tiles from the front
     record.wall[first_draw], record.wall[-1] = record.wall[-1], record.wall[first_draw]
     assert record.wall[first_draw] != record.events[1].draw.tile
     return record
@@ -324,15 +325,8 @@ def _():
 def without_wall(record, short_seat: int | None = None):
     """The record as a platform that logs no wall sends it: dealt hands, and tiles on every draw."""
     hands = [[] for _ in range(4)]
-    order = [(record.dealer + k) % 4 for k in range(4)]
-    wall = list(record.wall)
-    taken = iter(wall)
-    for _round in range(3):
-        for s in order:
-            hands[s].extend(next(taken) for _ in range(4))
-    for s in order:
-        hands[s].append(next(taken))
-    hands[record.dealer].append(next(taken))
+    for s, tile in zip(deal_seats(record.dealer), record.wall):
+        hands[s].append(tile)
     if short_seat is not None:
         hands[short_seat].pop()
     record.ClearField("wall")

@@ -264,8 +264,3 @@ class Ruleset:
 
     def next_dealer(self, outcome: Outcome) -> int:
         raise NotImplementedError
-
-    # -- description ------------------------------------------------------------------------
-    @classmethod
-    def describe_options(cls) -> list[Option]:
-        return list(cls.options)
