@@ -370,6 +370,16 @@ def impossible_tile_code(ctx: Context) -> Injected | None:
     return Injected(record, index)
 
 
+def invalid_enum_value(ctx: Context) -> Injected | None:
+    """A discard carries a ready kind that the schema does not define (a corrupt enum)."""
+    index = ctx.pick(ctx.analysis.discards())
+    if index is None:
+        return None
+    record = ctx.copy()
+    record.events[index].discard.ready = ctx.rng.choice((4, 9, 99, -1))
+    return Injected(record, index)
+
+
 def tampered_draw(ctx: Context) -> Injected | None:
     """The wall tile under a draw is swapped with an unused one: the log no longer matches the wall."""
     if not ctx.clean.wall:
@@ -986,6 +996,7 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("fifth_copy_in_wall", "TILE_CONSERVATION", fifth_copy_in_wall),
         FaultKind("short_initial_hand", "TILE_COUNT", short_initial_hand),
         FaultKind("impossible_tile_code", "IMPOSSIBLE_TILE", impossible_tile_code),
+        FaultKind("invalid_enum_value", "INVALID_VALUE", invalid_enum_value),
         FaultKind("tampered_draw", "DRAW_MISMATCH", tampered_draw),
         FaultKind("draw_into_reserve", "DRAW_FROM_RESERVE", draw_into_reserve),
         FaultKind("seat_out_of_turn", "OUT_OF_TURN", seat_out_of_turn),

@@ -18,11 +18,15 @@ from referee.proto import record_pb2 as pb
 from referee.rules.base import DASHAI, KongInfo, Outcome, Ruleset, WinInfo
 from referee.state import (ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, PON, Meld, Seat, Table, Wall,
                            deal_seats)
-from referee.verdict import CLEAN, ERROR, UNREPLAYABLE, VIOLATIONS, Decision, Verdict, Violation
+from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, TOOK_EFFECT, UNREPLAYABLE, VIOLATIONS, Decision,
+                             Verdict, Violation)
 
 UNKNOWN = -1  # a wall position the platform did not log
 KONG_KINDS = {pb.CONCEALED: CONCEALED, pb.EXPOSED: EXPOSED, pb.ADDED: ADDED, pb.BORROWED: BORROWED}
-DEAL_EVENTS = ("indicator", "ready", "feng_dong")  # declarations not bound to the turn order
+DEAL_EVENTS = ("indicator", "ready", "feng_dong")
+# The enum field of each event kind that has one.
+ENUM_FIELDS = {"win": ("kind", pb.WinKind), "kong": ("kind", pb.KongKind), "discard": ("ready", pb.ReadyKind),
+               "ready": ("kind", pb.ReadyKind), "indicator": ("kind", pb.IndicatorKind)}  # declarations not bound to the turn order
 
 
 class Unreplayable(Exception):
@@ -211,6 +215,7 @@ class Replay:
             self.flag("ILLEGAL_ACTION", None, "an event with no kind (unknown to schema v1?)", fatal=True)
         if event.seat > 3:
             self.flag("OUT_OF_TURN", None, f"seat {event.seat} does not exist (seats are 0-3)", fatal=True)
+        self.check_enums(kind, event)
         if kind == "auto_play":  # 托管 markers may come at any time
             self.table.seats[event.seat].auto_play = event.auto_play.on
             return
@@ -243,6 +248,17 @@ class Replay:
                 return self.on_dashai_due(kind, event, phase)
             else:
                 return self.on_after_end(kind, event)
+
+    def check_enums(self, kind: str, event: pb.Event) -> None:
+        """Proto3 keeps an enum value the schema does not define: it is a finding, never a crash."""
+        field = ENUM_FIELDS.get(kind)
+        if field is None:
+            return
+        name, enum = field
+        value = getattr(getattr(event, kind), name)
+        if value not in enum.values():
+            self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {value}, which {enum.DESCRIPTOR.name} does not "
+                      f"define", fatal=True)
 
     def close_window(self, closer: pb.Event | None) -> None:
         """Resolve an open claim, rob or 打筛 window as if `closer` (or the end) came next."""
@@ -747,9 +763,11 @@ class Replay:
         if taken is None and calls and not wins:
             taken = max(calls, key=lambda s: (A.PRIORITY[calls[s].kind], -self.table.distance(phase.discarder, s)))
         outranked = self.outranked(wins, phase.discarder, phase.last_tile) if taken is None else set()
+        several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
+        effective = {taken} if taken is not None else set(wins if several else wins[:1])
         for seat in self.others(phase.discarder):
             action = declared.get(seat, (A.Action(A.PASS), None))[0]
-            self.note_claim_decision(seat, phase, action)
+            self.note_claim_decision(seat, phase, effective)
             if action.kind != A.RON and seat not in outranked:
                 self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
         if taken is not None:
@@ -792,13 +810,23 @@ class Replay:
             self.flag("MULTIPLE_RON", seat, f"seat {seat} also declared 胡 on seat {source}'s tile; only the "
                       f"nearest seat, {winners[0]}, wins (no 一炮多响)", index=at)
 
-    def note_claim_decision(self, seat: int, phase, action: A.Action) -> None:
+    def note_claim_decision(self, seat: int, phase, effective: set[int]) -> None:
+        """The seat's choice in a claim or rob window, at the event that logged it: a declaration
+        that took effect, one a higher claim outranked, or a pass implied by the next event."""
         if self.trace:
+            action, at = phase.declared.get(seat, (A.Action(A.PASS), None))
             legal = tuple(str(a) for a in self.legal_actions(seat, phase))
             if legal == (A.PASS,) and action.kind == A.PASS:
                 return  # nothing to decide
             window = {Claim: "claim", Rob: "rob", Dashai: "dashai"}[type(phase)]
-            self.decisions.append(Decision(phase.index, seat, window, legal, str(action)))
+            if at is None:
+                effect = IMPLIED
+            elif action.kind == A.PASS or seat in effective:
+                effect = TOOK_EFFECT
+            else:
+                effect = DECLARED
+            self.decisions.append(Decision(phase.index if at is None else at, seat, window, legal, str(action),
+                                           effect))
 
     def others(self, seat: int) -> list[int]:
         return [(seat + k) % 4 for k in (1, 2, 3)]
@@ -846,9 +874,10 @@ class Replay:
         robbers = sorted((s for s, (a, _) in phase.declared.items() if a.kind == A.ROB_WIN),
                          key=lambda s: self.table.distance(phase.konger, s))
         outranked = self.outranked(robbers, phase.konger, False)
+        several = self.rules.allows_multiple_ron(last_tile=False)
         for seat in self.others(phase.konger):
             action = phase.declared.get(seat, (A.Action(A.PASS), None))[0]
-            self.note_claim_decision(seat, phase, action)
+            self.note_claim_decision(seat, phase, set(robbers if several else robbers[:1]))
             if action.kind != A.ROB_WIN and seat not in outranked:
                 self.check_missed_win(seat, A.Action(A.ROB_WIN, phase.tile), phase)
         konger = self.table.seats[phase.konger]

@@ -5,6 +5,9 @@ from dataclasses import dataclass, field
 
 CLEAN, VIOLATIONS, UNREPLAYABLE = "clean", "violations", "unreplayable"
 ERROR, INFO = "error", "info"
+# What became of a decision: it happened; it was declared but a higher claim outranked it; or
+# the seat logged nothing and the next event implies it let the chance go.
+TOOK_EFFECT, DECLARED, IMPLIED = "took effect", "declared", "implied"
 
 
 @dataclass(frozen=True)
@@ -36,12 +39,16 @@ class Settlement:
 
 @dataclass(frozen=True)
 class Decision:
-    """One decision point for one seat: what was legal and what was done (for traces)."""
+    """One decision point for one seat: what was legal and what it chose (for traces).
+
+    event_index is the event that logged the choice (for an implied pass, the discard or kong
+    that opened the window)."""
     event_index: int
     seat: int
     window: str
     legal: tuple[str, ...]
     taken: str
+    effect: str = TOOK_EFFECT
 
 
 @dataclass

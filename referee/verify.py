@@ -19,10 +19,8 @@ def verify_record(record: pb.GameRecord, overrides: Mapping[str, str] | None = N
                   trace: bool = False) -> Verdict:
     """Judge one record; `overrides` (from the command line) win over the record's own options."""
     name = record.ruleset.name
-    options = dict(record.ruleset.options)
-    options.update(overrides or {})
     try:
-        rules = get_ruleset(name, options)
+        rules = get_ruleset(name, dict(record.ruleset.options), overrides)
     except RulesetError as err:
         return Verdict(record.game_id, name, UNREPLAYABLE, reason=str(err), event_count=len(record.events))
     try:

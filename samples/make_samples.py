@@ -295,6 +295,13 @@ def _():
     return record
 
 
+@sample("invalid_value", "violations", ["INVALID_VALUE@9"], "seat 1's win is logged with kind 7, which WinKind does not define")
+def _():
+    record = discard_win("hb-invalid-value").build()
+    record.events[9].win.kind = 7
+    return record
+
+
 @sample("event_after_end", "violations", ["EVENT_AFTER_END@10"], "seat 2 discards after seat 1 has won")
 def _():
     return discard_win("hb-after-end").discard(2, "6m").build(claim=False)

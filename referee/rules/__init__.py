@@ -10,13 +10,33 @@ from referee.rules.ningxiang import Ningxiang
 RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei, Ningxiang)}
 
 
-def get_ruleset(name: str, options: Mapping[str, str] | None = None) -> Ruleset:
-    """An instance of the named ruleset with these option values; RulesetError if unknown."""
+def get_ruleset(name: str, options: Mapping[str, str] | None = None,
+                overrides: Mapping[str, str] | None = None) -> Ruleset:
+    """An instance of the named ruleset with these option values; RulesetError if unknown.
+
+    `options` (a record's own) must all belong to the ruleset. `overrides` (from the command
+    line, for a whole archive) apply only where the ruleset has the option, so an override
+    meant for one ruleset leaves a mixed archive's other records alone; check_overrides
+    rejects one that no ruleset knows.
+    """
     cls = RULESETS.get(name)
     if cls is None:
         known = ", ".join(sorted(RULESETS))
         raise RulesetError(f"unknown ruleset {name!r} (known: {known})")
-    return cls(options)
+    values = dict(options or {})
+    mine = {o.name for o in cls.options}
+    values.update((k, v) for k, v in (overrides or {}).items() if k in mine)
+    return cls(values)
 
 
-__all__ = ["Option", "RULESETS", "Ruleset", "RulesetError", "get_ruleset"]
+def check_overrides(overrides: Mapping[str, str]) -> None:
+    """RulesetError unless every override names an option of some ruleset with a value it takes."""
+    for key, text in overrides.items():
+        owners = [o for cls in RULESETS.values() for o in cls.options if o.name == key]
+        if not owners:
+            raise RulesetError(f"unknown rule option {key!r} (see `mjref rulesets`)")
+        for option in owners:
+            option.parse(text)
+
+
+__all__ = ["Option", "RULESETS", "Ruleset", "RulesetError", "check_overrides", "get_ruleset"]
