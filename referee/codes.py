@@ -125,6 +125,12 @@ CODES: dict[str, Code] = {
 }
 
 
+def applies_to(code: str, ruleset: str) -> bool:
+    """Can a ruleset report this code? ("all", or the ruleset names in Code.variants)."""
+    variants = CODES[code].variants
+    return variants == "all" or ruleset in variants.split(",")
+
+
 def describe(code: str) -> str:
     """'漏胡 (missed win)' for a code."""
     c = CODES[code]

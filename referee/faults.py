@@ -23,7 +23,6 @@ kind, and why.
 """
 from __future__ import annotations
 
-import copy
 import pathlib
 import random
 import sys
@@ -36,7 +35,8 @@ from referee import tiles as T
 from referee.proto import record_pb2 as pb
 from referee.referee import Claim, Halt, Replay, Rob, Turn, Unreplayable
 from referee.rules import Ruleset, RulesetError, get_ruleset
-from referee.rules.base import DASHAI, KongInfo, Outcome
+from referee.codes import applies_to
+from referee.outcome import KongInfo, Outcome
 from referee.builder import fill_claim
 from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, progress
 from referee.state import CONCEALED, EXPOSED, KONG, Meld
@@ -45,17 +45,17 @@ from referee.verdict import ERROR
 RECORD = -1  # label event_index for a fault in the record as a whole (wall, deal, claimed result)
 IMPOSSIBLE_CODES = (10, 20, 30, 40, 48, 50, 99)  # no tile has these proto codes
 MAX_TRIES = 8  # places a kind tries (in seeded order) before it skips a record
-NINGXIANG_ONLY = "a Ningxiang-only mechanic with no kind yet (its sample in samples/ningxiang/ covers it)"
+NO_KIND_YET = "no fault kind yet (its sample under samples/ covers it)"
 SKIPPED_CODES = {
     "MISSED_WIN": "an info note (漏胡 allowed in Hebei), not a fault",
-    "CALL_AFTER_DASHAI": NINGXIANG_ONLY,
-    "BAOTING_BY_DEALER": NINGXIANG_ONLY,
-    "BAOTING_OUT_OF_WINDOW": NINGXIANG_ONLY,
-    "BAOTING_NOT_TENPAI": NINGXIANG_ONLY,
-    "BAOTING_HAND_CHANGE": NINGXIANG_ONLY,
-    "RON_ON_KING": NINGXIANG_ONLY,
-    "HAIDI_NOT_DISCARDED": NINGXIANG_ONLY,
-    "DASHAI_RON_NOT_NEAREST": NINGXIANG_ONLY,
+    "CALL_AFTER_DASHAI": NO_KIND_YET,
+    "BAOTING_BY_DEALER": NO_KIND_YET,
+    "BAOTING_OUT_OF_WINDOW": NO_KIND_YET,
+    "BAOTING_NOT_TENPAI": NO_KIND_YET,
+    "BAOTING_HAND_CHANGE": NO_KIND_YET,
+    "RON_ON_KING": NO_KIND_YET,
+    "HAIDI_NOT_DISCARDED": NO_KIND_YET,
+    "DASHAI_RON_NOT_NEAREST": NO_KIND_YET,
 }
 
 
@@ -104,8 +104,7 @@ class Analysis:
     """A clean record replayed once: the table before every event, and how the hand ended."""
 
     def __init__(self, record: pb.GameRecord, rules: Ruleset):
-        # A ruleset instance holds the hand's indicator (wildcards); keep one bound to this hand.
-        self.rules = rules = copy.copy(rules)
+        self.rules = rules
         replay = Replay(record, rules)
         self.moments: list[Moment] = []
         try:
@@ -123,6 +122,9 @@ class Analysis:
             raise NotClean(f"{record.game_id}: the record is not clean")
         self.outcome: Outcome = replay.outcome
         self.events = record.events
+        self.legality = replay.legality  # the hand's shape questions, under its wildcards
+        self.wilds = replay.table.wilds
+        self.after_hand_tiles = sum(len(part.due(replay)) for part in rules.after_hand)  # birds
 
     def kind(self, index: int) -> str | None:
         return self.events[index].WhichOneof("kind") if 0 <= index < len(self.events) else None
@@ -155,7 +157,7 @@ class Context:
     def __init__(self, record: pb.GameRecord, rules: Ruleset, rng: random.Random, analysis: Analysis | None = None):
         self.clean, self.rng = record, rng
         self.analysis = analysis or Analysis(record, rules)  # NotClean when there is nothing to start from
-        self.rules = self.analysis.rules  # bound to this hand (its wildcards)
+        self.rules = self.analysis.rules
         self._waits: dict[tuple, tuple[int, ...]] = {}
 
     def copy(self) -> pb.GameRecord:
@@ -176,7 +178,7 @@ class Context:
         key = (tuple(hand), tuple((x.kind, x.tile, x.kong_kind) for x in melds))
         found = self._waits.get(key)
         if found is None:
-            found = self._waits[key] = self.rules.waits(hand, melds)
+            found = self._waits[key] = self.analysis.legality.waits_of_hand(list(hand), list(melds))
         return found
 
     def anyone_can_win(self, m: Moment, tile: int, besides: int) -> bool:
@@ -224,7 +226,7 @@ class Context:
         if wall is not None:
             record.ClearField("wall")
             record.wall.extend(wall)
-        rules = copy.copy(self.rules)  # its own: replaying sets the hand's indicator on it
+        rules = self.rules
         if options:
             for key, value in options.items():
                 record.ruleset.options[key] = value
@@ -276,8 +278,7 @@ class Context:
         """Wall positions the hand never uses: not drawn, not revealed, not a bird."""
         a = self.analysis
         final = a.moments[-1]
-        birds = self.rules.bird_count(final.back - final.front, a.outcome) if a.outcome.wins else 0
-        return range(final.front + birds, final.back)
+        return range(final.front + a.after_hand_tiles, final.back)
 
     def let_go_sites(self, want: Callable[[Moment, int, int], bool]) -> list[tuple[int, int, int]]:
         """(draw index, seat, tile): a seat could draw `tile` there and discard it at once (摸打),
@@ -288,7 +289,7 @@ class Context:
         a, sites = self.analysis, []
         for k in a.normal_draws():
             m, seat = a.moments[k], a.events[k].seat
-            undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]} - set(self.rules.wild_kinds)
+            undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]} - set(self.analysis.wilds)
             for tile in sorted(undrawn):
                 if any(m.auto[s] and self.can_win(m, s, tile) for s in range(4)):
                     continue  # a seat in 托管 would have to win on it
@@ -345,7 +346,7 @@ def short_initial_hand(ctx: Context) -> Injected | None:
     """The platform logs no wall, and one seat was dealt a tile too few (少牌)."""
     record = ctx.copy()
     if record.wall:
-        replay = Replay(record, copy.copy(ctx.rules))  # a copy: dealing resets a ruleset's indicator
+        replay = Replay(record, ctx.rules)
         replay.begin()  # the dealt hands, and the dealer's 14th tile (it must come last)
         record.ClearField("wall")
         for s, seat in enumerate(replay.table.seats):
@@ -497,7 +498,7 @@ def discard_not_held(ctx: Context) -> Injected | None:
 def wild_discarded(ctx: Context) -> Injected | None:
     """A seat discards a wildcard it holds, which its ruleset never lets go; the hand plays on."""
     a = ctx.analysis
-    wilds = set(ctx.rules.wild_kinds)
+    wilds = set(ctx.analysis.wilds)
     sites = [(j, t) for j in a.discards() for t in sorted(wilds) if a.moments[j].hands[a.events[j].seat][t]
              and (a.moments[j].last_draw[a.events[j].seat] is None or not a.moments[j].ready[a.events[j].seat])]
 
@@ -552,7 +553,7 @@ def chi_not_from_left(ctx: Context) -> Injected | None:
     if not (ctx.rules.chi_allowed and ctx.rules.chi_from_left_only):
         return None
     a = ctx.analysis
-    wilds = set(ctx.rules.wild_kinds)
+    wilds = set(ctx.analysis.wilds)
     sites = quiet_call_sites(ctx, lambda m, s, d, t: s != (d + 1) % 4 and t not in wilds and any(
         not wilds & set(run) for run in runs_with(m, s, t)))
 
@@ -641,8 +642,8 @@ def false_win(ctx: Context) -> Injected | None:
     for k in a.normal_draws():
         m, seat = a.moments[k + 1], a.events[k].seat
         hand, melds = m.hands[seat], m.melds[seat]
-        if not rules.is_win(hand, melds) and not rules.instant_hands(hand, melds, True) \
-                and not rules.instant_hands(hand, melds, False):
+        if not a.legality.is_win(hand, melds) and not rules.instant_hands(a.legality.view, hand, melds, True) \
+                and not rules.instant_hands(a.legality.view, hand, melds, False):
             sites.append((k + 1, win_event(seat, pb.SELF_DRAW, m.last_draw[seat])))
     site = ctx.pick(sites)
     if site is None:
@@ -657,7 +658,7 @@ def false_win(ctx: Context) -> Injected | None:
 def ron_after_passing(ctx: Context) -> Injected | None:
     """A seat lets a win on a discard go (过), then wins on the next discard before it has drawn,
     where its ruleset's 漏胡 lock forbids that."""
-    if ctx.rules.missed_win_rule == "none":
+    if ctx.rules.missed_win.name == "none":
         return None
     a = ctx.analysis
     sites = []
@@ -667,7 +668,7 @@ def ron_after_passing(ctx: Context) -> Injected | None:
         m, discarder, tile = a.moments[j + 1], a.events[j].seat, discard_tile(a.events[j])
         drawer = (discarder + 1) % 4
         sites.extend((j, s, w) for s in range(4) if s not in (discarder, drawer) and ctx.can_win(m, s, tile)
-                     and not m.auto[s] for w in ctx.waits(m.hands[s], m.melds[s]) if w not in ctx.rules.wild_kinds)
+                     and not m.auto[s] for w in ctx.waits(m.hands[s], m.melds[s]) if w not in ctx.analysis.wilds)
 
     def build(site) -> Injected:
         j, seat, tile = site
@@ -689,9 +690,15 @@ def ron_after_passing(ctx: Context) -> Injected | None:
 
 
 # -- the fault kinds: 听 ------------------------------------------------------------------------------
+def lock_code(rules: Ruleset, which: str) -> str | None:
+    """The code the ruleset's ready lock reports for one kind of breach (None: no lock)."""
+    lock = rules.ready.lock
+    return getattr(lock, which) if lock is not None else None
+
+
 def ready_not_tenpai(ctx: Context) -> Injected | None:
     """听 declared with a discard that leaves a hand waiting on nothing."""
-    if not ctx.rules.ready_with_discard:
+    if A.READY_DISCARD not in ctx.rules.ready.declares:
         return None
     a = ctx.analysis
     sites = []
@@ -700,7 +707,7 @@ def ready_not_tenpai(ctx: Context) -> Injected | None:
         if a.moments[j].ready[seat] or a.events[j].discard.ready:
             continue
         after = a.moments[j + 1]  # after the discard (and after any call it closed)
-        if not ctx.rules.is_tenpai(after.hands[seat], after.melds[seat]):
+        if not ctx.waits(after.hands[seat], after.melds[seat]):
             sites.append(j)
 
     def build(j: int) -> Injected:
@@ -721,7 +728,7 @@ def ready_seat_discards(ctx: Context, after_draw: bool) -> list[int]:
 
 def ready_twice(ctx: Context) -> Injected | None:
     """A seat that is already 听 declares it again with a later discard."""
-    if not ctx.rules.ready_with_discard:
+    if A.READY_DISCARD not in ctx.rules.ready.declares:
         return None
     j = ctx.pick(ready_seat_discards(ctx, after_draw=False))
     if j is None:
@@ -733,7 +740,7 @@ def ready_twice(ctx: Context) -> Injected | None:
 
 def ready_lock_breach(ctx: Context) -> Injected | None:
     """A 听 seat keeps the tile it drew and lets go of another one."""
-    if not ctx.rules.ready_locks_discard:
+    if not lock_code(ctx.rules, "discard_code") == "READY_LOCK_BREACH":
         return None
     a = ctx.analysis
     sites = []
@@ -752,7 +759,7 @@ def ready_lock_breach(ctx: Context) -> Injected | None:
 
 def ready_pon(ctx: Context) -> Injected | None:
     """A 听 seat takes a discard by 碰."""
-    if not ctx.rules.ready_forbids_pon:
+    if not lock_code(ctx.rules, "call_code") == "READY_PON":
         return None
 
     def callers(m: Moment, seat: int, tile: int) -> list[int]:
@@ -772,7 +779,7 @@ def ready_pon(ctx: Context) -> Injected | None:
 def ready_kong_breaks_tenpai(ctx: Context) -> Injected | None:
     """A 听 seat makes a kong that leaves it waiting on nothing: a 暗杠 on the fourth copy it draws,
     or a 明杠 on the fourth copy another seat lets go (the draw is rigged from an undrawn copy)."""
-    if not ctx.rules.ready_kong_keeps_tenpai or not ctx.clean.wall:
+    if not lock_code(ctx.rules, "kong_code") == "READY_KONG_BREAKS_TENPAI" or not ctx.clean.wall:
         return None
     a = ctx.analysis
 
@@ -782,7 +789,7 @@ def ready_kong_breaks_tenpai(ctx: Context) -> Injected | None:
             return False
         after = list(m.hands[seat])
         after[tile] = 0
-        return not ctx.rules.is_tenpai(after, m.melds[seat] + [Meld(KONG, tile, None, CONCEALED)])
+        return not ctx.waits(after, m.melds[seat] + [Meld(KONG, tile, None, CONCEALED)])
 
     def exposers(m: Moment, seat: int, tile: int) -> list[int]:
         """听 seats that could 明杠 the tile another seat lets go, when nobody else could win on it."""
@@ -826,7 +833,7 @@ def auto_play_passes_win(ctx: Context) -> Injected | None:
     for k, e in enumerate(a.events):
         if e.WhichOneof("kind") == "draw":
             m, seat = a.moments[k + 1], e.seat
-            if not m.auto[seat] and ctx.rules.is_win(m.hands[seat], m.melds[seat]):
+            if not m.auto[seat] and ctx.analysis.legality.is_win(m.hands[seat], m.melds[seat]):
                 sites.append(("self", k, seat))
     for j in a.discards():
         m, tile = a.moments[j + 1], discard_tile(a.events[j])
@@ -849,7 +856,8 @@ def auto_play_passes_win(ctx: Context) -> Injected | None:
             if not any(x.kind == A.SELF_WIN for x in legal):
                 raise NoPlace
             tile, _ = player.best_discard(seat, legal)
-            player.emit(player.discard_event(seat, tile, legal))
+            phase = player.replay.phase
+            player.emit(phase.event_for(player.replay, seat, player.discard_action(tile, legal)))
 
         return Injected(ctx.play_on(at + 1, [auto], then=let_win_go), at + 2)
 
@@ -858,13 +866,13 @@ def auto_play_passes_win(ctx: Context) -> Injected | None:
 
 # -- the fault kinds: the claimed result ------------------------------------------------------------
 def kong_while_not_ready(ctx: Context) -> Injected | None:
-    """Ningxiang: a seat makes a 明杠 on a discard with a hand ready neither before nor after it."""
-    rules = ctx.rules
-    if rules.kong_draws != DASHAI:
-        return None  # only Ningxiang ties kongs to a ready hand
+    """A seat makes a 明杠 on a discard with a hand ready neither before nor after it, where a kong needs a
+    ready hand."""
+    if not applies_to("KONG_NOT_READY", ctx.rules.name):
+        return None  # only some rule books tie kongs to a ready hand
 
     def unready_triple(m: Moment, seat: int, discarder: int, tile: int) -> bool:
-        if m.hands[seat][tile] != 3 or m.melds[seat] or m.ready[seat] or tile in rules.wild_kinds:
+        if m.hands[seat][tile] != 3 or m.melds[seat] or m.ready[seat] or tile in ctx.analysis.wilds:
             return False  # no melds: no 打筛 lock yet; not 报听; no wild in a meld
         after = list(m.hands[seat])
         after[tile] = 0
@@ -880,8 +888,8 @@ def kong_while_not_ready(ctx: Context) -> Injected | None:
 
 
 def feng_dong_then_win(ctx: Context) -> Injected | None:
-    """Ningxiang: the winner chose 封东 just before declaring its win (a 封东 seat may not win)."""
-    if not ctx.rules.has_feng_dong:
+    """The winner chose 封东 just before declaring its win (a 封东 seat may not win)."""
+    if "feng_dong" not in ctx.rules.declarations:
         return None
     wins = [i for i, e in enumerate(ctx.clean.events) if e.WhichOneof("kind") == "win"]
     if not wins:
@@ -894,9 +902,9 @@ def feng_dong_then_win(ctx: Context) -> Injected | None:
 
 
 def birds_from_winner(ctx: Context) -> Injected | None:
-    """Ningxiang: the platform counts the birds from the winner instead of from the dealer."""
+    """The platform counts the birds from the winner instead of from the dealer."""
     record, outcome = claimed_fault(ctx), ctx.analysis.outcome
-    if record is None or not outcome.birds or ctx.rules.bird_count(99, outcome) == 0:
+    if record is None or not outcome.birds or not applies_to("BIRD_MISMAPPED", ctx.rules.name):
         return None
     wrong = ctx.rules.settle(outcome, bird_anchor="winner").payments
     if wrong == tuple(record.claimed.payments):

@@ -1,32 +1,41 @@
 """The replay loop: apply each logged event to the table, check it against the actions that
 were legal at that point, collect violations, and settle the hand.
 
-The loop is shared by every variant; a ruleset supplies flags, shapes, a hook for what it
-forbids beyond the common rules, settlement and the dealer rule. Violations are values. A
-violation after which the table no longer follows the log (an event out of turn, an
-impossible tile, a false win) halts the replay: later events are not judged and the
+The loop knows no variant. A ruleset supplies its parts (the end of the wall, kong
+resolution, wildcards, ready declarations, the 漏胡 rule, settlement add-ons), a few hooks,
+and any phases of its own (referee/phases.py); legality comes from referee/legal.py. Violations
+are values. A violation after which the table no longer follows the log (an event out of
+turn, an impossible tile, a false win) halts the replay: later events are not judged and the
 settlement is not recomputed, so one fault gives one finding.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from referee import actions as A
 from referee import tiles as T
 from referee.codes import CODES
+from referee.legal import Legality
+from referee.phases import Claim, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
-from referee.rules.base import DASHAI, KongInfo, Outcome, Ruleset, WinInfo
-from referee.state import (ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, PON, Meld, Seat, Table, Wall,
-                           deal_seats)
+from referee.rules.base import KongInfo, Outcome, Ruleset, WinInfo
+from referee.state import ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, PON, Meld, Seat, Table, Wall, \
+    deal_seats
 from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, TOOK_EFFECT, UNREPLAYABLE, VIOLATIONS, Decision,
                              Verdict, Violation)
 
+__all__ = ["Claim", "DrawDue", "Ended", "Halt", "Replay", "Rob", "Turn", "Unreplayable", "referee"]
+
 UNKNOWN = -1  # a wall position the platform did not log
 KONG_KINDS = {pb.CONCEALED: CONCEALED, pb.EXPOSED: EXPOSED, pb.ADDED: ADDED, pb.BORROWED: BORROWED}
-DEAL_EVENTS = ("indicator", "ready", "feng_dong")
+KONG_ACTIONS = {CONCEALED: A.KONG_CONCEALED, ADDED: A.KONG_ADDED, BORROWED: A.KONG_BORROWED}
+# Declarations outside the turn order, and what a ruleset without them is told.
+NOT_HERE = {"indicator": "an indicator flip is not part of play here",
+            "ready": "{name} has no ready declaration outside a discard",
+            "feng_dong": "{name} has no 封东"}
 # The enum field of each event kind that has one.
 ENUM_FIELDS = {"win": ("kind", pb.WinKind), "kong": ("kind", pb.KongKind), "discard": ("ready", pb.ReadyKind),
-               "ready": ("kind", pb.ReadyKind), "indicator": ("kind", pb.IndicatorKind)}  # declarations not bound to the turn order
+               "chi": ("ready", pb.ReadyKind),
+               "ready": ("kind", pb.ReadyKind), "indicator": ("kind", pb.IndicatorKind)}
+READY_ACTIONS = {pb.TING: A.READY_DISCARD, pb.JIATING: A.JIATING_DISCARD, pb.BAOTING: A.READY_DISCARD}
 
 
 class Unreplayable(Exception):
@@ -37,67 +46,6 @@ class Halt(Exception):
     """Raised after a violation that leaves the table unable to follow the log."""
 
 
-# Phases of play: whose move it is and what kind of move.
-@dataclass
-class Turn:
-    seat: int
-    drew: bool  # holds a freshly drawn tile (self-draw win and own kongs possible)
-    replacement: bool = False  # that tile was a kong replacement
-
-
-@dataclass
-class DrawDue:
-    seat: int
-    replacement: bool
-
-
-@dataclass
-class Claim:
-    """The window after a discard: each other seat may declare one claim or pass."""
-    discarder: int
-    tile: int
-    index: int
-    declared: dict  # seat -> (Action, event index)
-    last_tile: bool = False  # the discard is the 海底 tile (海底炮 may be won by several)
-
-
-@dataclass
-class Rob:
-    """The window after a 补杠: other seats may rob it."""
-    konger: int
-    tile: int
-    index: int
-    declared: dict
-
-
-@dataclass
-class DashaiDue:
-    """打筛 (Ningxiang): after a kong the konger reveals two tiles instead of a replacement."""
-    konger: int
-
-
-@dataclass
-class Dashai:
-    """The window on the two revealed tiles: the konger may win on either (杠上开花), else
-    the nearest seat that can win on one (杠上炮)."""
-    konger: int
-    tiles: tuple[int, ...]
-    index: int
-    declared: dict = field(default_factory=dict)  # seat -> list of (Action, event index)
-
-
-@dataclass
-class HaidiOffer:
-    """海底漫游: the last tile is offered to each seat in turn from the one due to draw."""
-    seat: int
-    first: int
-
-
-@dataclass
-class Ended:
-    pass
-
-
 class Replay:
     def __init__(self, record: pb.GameRecord, rules: Ruleset, trace: bool = False):
         self.record = record
@@ -106,15 +54,11 @@ class Replay:
         self.violations: list[Violation] = []
         self.decisions: list[Decision] = []
         self.index: int | None = None
-        self.last_draw: list[int | None] = [None] * 4
-        self.last_live_draw = False  # the latest draw took the last live tile (海底)
-        self.haidi_taker: int | None = None
-        self.deal_window = True  # before the dealer's first discard (报听, 正王 flip, 起手 hands)
-        self._waits: list[tuple | None] = [None] * 4  # per seat: (tiles key, waits)
         self.drawn_tile_wins = False  # the active seat's latest draw completes its hand
         self.table: Table | None = None
+        self.legality: Legality | None = None
         self.outcome = Outcome(dealer=record.dealer)
-        self.phase = None
+        self.phase: Phase | None = None
 
     # -- findings ---------------------------------------------------------------------------
     def flag(self, code: str, seat: int | None, detail: str, fatal: bool = False, index: int | None = -2) -> None:
@@ -145,6 +89,7 @@ class Replay:
             raise Unreplayable(f"{len(record.players)} players listed; every variant seats 4")
         seats = [Seat(i) for i in range(4)]
         dealer = record.dealer
+        round_wind = T.from_proto(record.round_wind) if record.round_wind in (pb.E, pb.S, pb.W, pb.N) else 27
         if record.wall:
             tiles = [self._tile(code, f"wall[{i}]") for i, code in enumerate(record.wall)]
             self._check_wall(tiles)
@@ -154,8 +99,8 @@ class Replay:
             for s in deal_seats(dealer):
                 tile = wall.take_front()
                 seats[s].hand[tile] += 1
-            self.last_draw[dealer] = tile  # the dealer's fourteenth comes last
-            return Table(seats, dealer, wall)
+            seats[dealer].drawn = tile  # the dealer's fourteenth comes last
+            return Table(seats, dealer, wall, round_wind)
         if len(record.initial_hands) != 4:
             raise Unreplayable("the record has neither a wall nor four initial hands")
         seen = [0] * T.KINDS
@@ -168,8 +113,8 @@ class Replay:
             if len(hand.tiles) != want:
                 self.flag("TILE_COUNT", s, f"seat {s} was dealt {len(hand.tiles)} tiles, not {want}",
                           fatal=True, index=None)
-        self.last_draw[dealer] = T.from_proto(record.initial_hands[dealer].tiles[-1])
-        table = Table(seats, dealer, Wall([UNKNOWN] * (rules.wall_size - DEALT)))
+        seats[dealer].drawn = T.from_proto(record.initial_hands[dealer].tiles[-1])
+        table = Table(seats, dealer, Wall([UNKNOWN] * (rules.wall_size - DEALT)), round_wind)
         table.seen = seen
         self._check_counts(seen, "the dealt hands")
         return table
@@ -181,7 +126,7 @@ class Replay:
                       f"{self.rules.wall_size}", index=None)
 
     def _check_counts(self, counts: list[int], where: str) -> None:
-        kinds = set(self.rules.tile_kinds)
+        kinds = self.rules.kind_set
         for t, c in enumerate(counts):
             if c > self.rules.copies or (c and t not in kinds):
                 allowed = self.rules.copies if t in kinds else 0
@@ -203,11 +148,15 @@ class Replay:
 
     def begin(self) -> None:
         """Deal; the dealer then acts on its 14th tile as on a draw."""
-        self.rules.set_indicator(None)  # a ruleset instance may judge many hands, one at a time
         self.table = self._deal()
+        self.legality = Legality(self.table, self.rules, self.live, lambda: self.phase)
+        self.rules.wilds.at_deal(self.table)
         self.phase = Turn(self.table.dealer, drew=True)
-        dealer = self.table.seats[self.table.dealer]
-        self.drawn_tile_wins = self.rules.is_win(dealer.hand, dealer.melds)
+        self.wilds_changed()
+
+    @property
+    def view(self):
+        return self.legality.view
 
     def step(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
@@ -215,63 +164,41 @@ class Replay:
             self.flag("ILLEGAL_ACTION", None, "an event with no kind (unknown to schema v1?)", fatal=True)
         if event.seat > 3:
             self.flag("OUT_OF_TURN", None, f"seat {event.seat} does not exist (seats are 0-3)", fatal=True)
-        self.check_enums(kind, event)
+        if kind in ENUM_FIELDS:
+            self.check_enum(kind, event)
         if kind == "auto_play":  # 托管 markers may come at any time
             self.table.seats[event.seat].auto_play = event.auto_play.on
             return
-        if kind in DEAL_EVENTS and not isinstance(self.phase, Ended):
-            return self.on_declaration(kind, event)
-        if kind == "win" and self.deal_window and self.rules.has_instant_hands and isinstance(self.phase, Turn) \
-                and event.seat != self.phase.seat:
-            return self.on_opening_win(event)
+        if not isinstance(self.phase, Ended):
+            handler = self.rules.declarations.get(kind)
+            if handler is not None and handler(self, event):
+                return
+            if kind in NOT_HERE:
+                self.flag("ILLEGAL_ACTION", event.seat, NOT_HERE[kind].format(name=self.rules.name), fatal=True)
         while True:
             phase = self.phase
-            if isinstance(phase, Claim):
-                if self.declare_claim(kind, event, phase):
-                    return
-                self.close_claim(phase, event)
-            elif isinstance(phase, Rob):
-                if self.declare_rob(kind, event, phase):
-                    return
-                self.close_rob(phase, event)
-            elif isinstance(phase, Dashai):
-                if self.declare_on_dashai(kind, event, phase):
-                    return
-                self.close_dashai(phase)
-            elif isinstance(phase, Turn):
-                return self.on_turn(kind, event, phase)
-            elif isinstance(phase, DrawDue):
-                return self.on_draw_due(kind, event, phase)
-            elif isinstance(phase, HaidiOffer):
-                return self.on_haidi_offer(kind, event, phase)
-            elif isinstance(phase, DashaiDue):
-                return self.on_dashai_due(kind, event, phase)
-            else:
-                return self.on_after_end(kind, event)
+            if not phase.window:
+                return phase.on_event(self, kind, event)
+            if phase.declare(self, kind, event):
+                return
+            phase.close(self, event)
 
-    def check_enums(self, kind: str, event: pb.Event) -> None:
+    def check_enum(self, kind: str, event: pb.Event) -> None:
         """Proto3 keeps an enum value the schema does not define: it is a finding, never a crash."""
-        field = ENUM_FIELDS.get(kind)
-        if field is None:
-            return
-        name, enum = field
+        name, enum = ENUM_FIELDS[kind]
         value = getattr(getattr(event, kind), name)
         if value not in enum.values():
             self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {value}, which {enum.DESCRIPTOR.name} does not "
                       f"define", fatal=True)
 
     def close_window(self, closer: pb.Event | None) -> None:
-        """Resolve an open claim, rob or 打筛 window as if `closer` (or the end) came next."""
-        phase = self.phase
-        if isinstance(phase, Claim):
-            self.close_claim(phase, closer)
-        elif isinstance(phase, Rob):
-            self.close_rob(phase, closer)
-        elif isinstance(phase, Dashai):
-            self.close_dashai(phase)
+        """Resolve an open window as if `closer` (or the end) came next."""
+        if self.phase is not None and self.phase.window:
+            self.phase.close(self, closer)
 
     def finish(self) -> None:
         self.close_window(None)
+        self.outcome.indicator, self.outcome.round_wind = self.table.indicator, self.table.round_wind
         phase = self.phase
         if isinstance(phase, DrawDue) and not phase.replacement and self.live() <= 0:
             self.end_drawn()  # the wall ran out: 荒庄, logged or not
@@ -279,23 +206,20 @@ class Replay:
             self.flag("HAND_INCOMPLETE", None, f"the record stops while {self.describe_phase()}", index=None)
             self.phase = None
             return
-        if self.outcome.wins:
-            self.settle_birds(None)
+        for part in self.rules.after_hand:
+            part.at_finish(self)
 
     def end_drawn(self) -> None:
         self.outcome.exhaustive = True
-        self.outcome.haidi_taker = self.haidi_taker
+        self.outcome.haidi_taker = self.table.haidi_taker
+        self.phase = Ended()
+
+    def end(self) -> None:
+        """The hand is over (a win, or a declaration that ends it)."""
         self.phase = Ended()
 
     def describe_phase(self) -> str:
-        phase = self.phase
-        if isinstance(phase, Turn):
-            return f"seat {phase.seat} is to act"
-        if isinstance(phase, (DrawDue, HaidiOffer)):
-            return f"seat {phase.seat} is to draw"
-        if isinstance(phase, DashaiDue):
-            return f"seat {phase.konger} is to reveal its 打筛 tiles"
-        return "the hand is in play"
+        return self.phase.describe()
 
     # -- tiles from events ------------------------------------------------------------------
     def event_tile(self, code: int, seat: int) -> int:
@@ -303,93 +227,54 @@ class Replay:
             t = T.from_proto(code)
         except ValueError:
             self.flag("IMPOSSIBLE_TILE", seat, f"tile code {code} is no tile", fatal=True)
-        if t not in self.rules.tile_kinds:
+        if t not in self.rules.kind_set:
             self.flag("IMPOSSIBLE_TILE", seat, f"{T.label(t)} is not used in {self.rules.name}", fatal=True)
         return t
 
     def live(self) -> int:
-        return self.rules.live_tiles(self.table.wall)
+        return self.rules.wall_end.live(self.table.wall)
 
-    # -- declarations outside the turn order: 正王 flip, 报听, 封东 ------------------------------
-    def on_declaration(self, kind: str, event: pb.Event) -> None:
-        seat, rules = event.seat, self.rules
-        if kind == "indicator":
-            if not rules.has_indicator or rules.indicator is not None or not self.deal_window:
-                self.flag("ILLEGAL_ACTION", seat, "an indicator flip is not part of play here", fatal=True)
-            tile = self.event_tile(event.indicator.tile, seat)
-            self.take_indicator(seat, tile, event.indicator.wall_index)
-            rules.set_indicator(tile)
-            for s in range(4):
-                self._waits[s] = None
-            dealer = self.table.seats[self.table.dealer]
-            self.drawn_tile_wins = rules.is_win(dealer.hand, dealer.melds)
-            return
-        s = self.table.seats[seat]
-        if kind == "ready":
-            if not rules.opening_ready:
-                self.flag("ILLEGAL_ACTION", seat, f"{rules.name} has no ready declaration outside a discard",
-                          fatal=True)
-            self.flag_issue(rules.forbid(self, seat, A.Action(A.OPENING_READY)), seat)
-            s.ready, s.ready_waits = True, self.waits_of(seat)
-            return
-        if not rules.has_feng_dong:
-            self.flag("ILLEGAL_ACTION", seat, f"{rules.name} has no 封东", fatal=True)
-        s.feng_dong = True
-        if self.deal_window and all(x.feng_dong for x in self.table.seats):
-            self.outcome.all_feng_dong = True  # all four at the start: the hand ends at once
-            self.phase = Ended()
+    def wilds_changed(self) -> None:
+        """The wildcards were set or changed: cached waits are stale, and the dealer's dealt
+        fourteen may now win."""
+        self.legality.forget_waits()
+        if isinstance(self.phase, Turn) and self.phase.drew:
+            s = self.table.seats[self.phase.seat]
+            self.drawn_tile_wins = self.legality.is_win(s.hand, s.melds)
 
-    def take_indicator(self, seat: int, tile: int, wall_index: int) -> None:
-        """The flipped tile leaves play: check it against the wall and take it out."""
-        wall = self.table.wall
-        if wall.tiles and wall.tiles[0] == UNKNOWN:
-            self.table.seen[tile] += 1
-            wall.back -= 1
-            return
-        index = wall_index if wall_index else wall.back - 1
-        if not wall.front <= index < wall.back:
-            self.flag("DRAW_MISMATCH", seat, f"the indicator is flipped at wall[{index}], outside the undrawn wall",
-                      fatal=True)
-        if wall.tiles[index] != tile:
-            self.flag("DRAW_MISMATCH", seat, f"the indicator is logged as {T.label(tile)} but wall[{index}] holds "
-                      f"{T.label(wall.tiles[index])}")
-        wall.remove(index)
+    # -- compatibility views used by tools and tests ----------------------------------------
+    @property
+    def last_draw(self) -> list[int | None]:
+        return [s.drawn for s in self.table.seats]
 
-    def on_opening_win(self, event: pb.Event) -> None:
-        """A 起手 hand declared by a seat other than the one to act, right after the deal."""
-        seat = event.seat
-        s = self.table.seats[seat]
-        instant = self.rules.instant_hands(s.hand, s.melds, opening=True)
-        issue = self.rules.forbid(self, seat, A.Action(A.SELF_WIN))
-        if not instant or issue:
-            self.flag_issue(issue, seat, fatal=True)
-            self.flag("FALSE_WIN", seat, f"seat {seat} declared a 起手 win with {s.concealed()}, which holds no "
-                      f"instant hand", fatal=True)
-        self.outcome.wins.append(WinInfo(seat, A.SELF_WIN, None, None, list(s.hand), list(s.melds), self.index,
-                                         instant=instant))
-        self.phase = Ended()
+    def legal_actions(self, seat: int, phase: Phase | None = None) -> list[A.Action]:
+        return (phase or self.phase).legal(self, seat)
+
+    def waits_of(self, seat: int) -> tuple[int, ...]:
+        return self.legality.waits(seat)
+
+    def can_ron(self, seat: int, tile: int, action: A.Action | None = None) -> bool:
+        return self.legality.can_ron(seat, tile, action)
+
+    def hand_after_kong(self, seat: int, tile: int, from_hand: int):
+        return self.legality.hand_after_kong(seat, tile, from_hand)
 
     # -- the active seat's turn ---------------------------------------------------------------
     def turn_action(self, kind: str, event: pb.Event, phase: Turn) -> A.Action:
         seat = phase.seat
         if kind == "discard":
             tile = self.event_tile(event.discard.tile, seat)
-            ready = event.discard.ready != pb.READY_NONE
-            return A.Action(A.READY_DISCARD if ready else A.DISCARD, tile)
+            return A.Action(READY_ACTIONS.get(event.discard.ready, A.DISCARD), tile)
         if kind == "win":
             if event.win.kind not in (pb.SELF_DRAW, pb.WIN_UNSPECIFIED):
                 self.illegal(seat, f"a {pb.WinKind.Name(event.win.kind)} win with no discard to take", phase)
-            return A.Action(A.SELF_WIN, self.last_draw[seat])
+            return A.Action(A.SELF_WIN, self.table.seats[seat].drawn)
         if kind == "kong":
             tile = self.event_tile(event.kong.tile, seat)
-            kong_kind = KONG_KINDS.get(event.kong.kind)
-            if kong_kind == CONCEALED:
-                return A.Action(A.KONG_CONCEALED, tile)
-            if kong_kind == ADDED:
-                return A.Action(A.KONG_ADDED, tile)
-            if kong_kind == BORROWED:
-                return A.Action(A.KONG_BORROWED, tile)
-            self.illegal(seat, f"a {pb.KongKind.Name(event.kong.kind)} kong with no discard to take", phase)
+            action = KONG_ACTIONS.get(KONG_KINDS.get(event.kong.kind))
+            if action is None:
+                self.illegal(seat, f"a {pb.KongKind.Name(event.kong.kind)} kong with no discard to take", phase)
+            return A.Action(action, tile)
         self.illegal(seat, f"{kind}", phase)
 
     def illegal(self, seat: int, what: str, phase) -> None:
@@ -404,196 +289,18 @@ class Replay:
                       f"({legal})", fatal=True)
         action = self.turn_action(kind, event, phase)
         self.note_decision(seat, "turn", phase, action)
+        legality = self.legality
         if phase.drew and action.kind != A.SELF_WIN:
-            self.check_missed_win(seat, A.Action(A.SELF_WIN, self.last_draw[seat]), phase)
-        if action.kind in (A.DISCARD, A.READY_DISCARD):
-            self.flag_issue(self.why_not_discard(seat, action.tile, action.kind == A.READY_DISCARD), seat)
-            self.apply_discard(seat, action)
+            self.check_missed_win(seat, A.Action(A.SELF_WIN, self.table.seats[seat].drawn), phase)
+        if action.kind in A.DISCARDS:
+            self.flag_issue(legality.why_not_discard(seat, action), seat)
+            self.apply_discard(seat, action, phase.replacement)
         elif action.kind == A.SELF_WIN:
-            self.flag_issue(self.why_not_self_win(seat, phase), seat, fatal=True)
+            self.flag_issue(legality.why_not_self_win(seat, phase), seat, fatal=True)
             self.apply_self_win(seat, phase)
         else:
-            self.flag_issue(self.why_not_own_kong(seat, action, phase), seat)
+            self.flag_issue(legality.why_not_own_kong(seat, action, phase), seat)
             self.apply_own_kong(seat, action)
-
-    # -- legality: each check returns None when legal, else (code, detail) --------------------
-    def why_not_discard(self, seat: int, tile: int, ready: bool):
-        s = self.table.seats[seat]
-        if not s.hand[tile]:
-            return "DISCARD_NOT_HELD", f"seat {seat} discarded {T.label(tile)} but holds {s.concealed()}"
-        drawn = self.last_draw[seat]
-        if self.rules.ready_locks_discard and s.ready and drawn is not None and tile != drawn:
-            return "READY_LOCK_BREACH", (f"seat {seat} is 听 and drew {T.label(drawn)} but discarded "
-                                         f"{T.label(tile)}")
-        if ready:
-            if not self.rules.ready_with_discard:
-                return "ILLEGAL_ACTION", f"{self.rules.name} has no 听 declaration with a discard"
-            if s.ready:
-                return "READY_TWICE", f"seat {seat} declared 听 again"
-            after = list(s.hand)
-            after[tile] -= 1
-            if not self.rules.is_tenpai(after, s.melds):
-                return "READY_NOT_TENPAI", (f"seat {seat} declared 听 discarding {T.label(tile)}, leaving "
-                                            f"{T.format_counts(after)}, which waits on nothing")
-        return self.rules.forbid(self, seat, A.Action(A.DISCARD, tile))
-
-    def why_not_self_win(self, seat: int, phase: Turn):
-        s = self.table.seats[seat]
-        if not phase.drew:
-            return "FALSE_WIN", f"seat {seat} declared 自摸 without drawing a tile"
-        if not (self.rules.is_win(s.hand, s.melds) or self.rules.instant_hands(s.hand, s.melds, self.opening(seat))):
-            return "FALSE_WIN", f"seat {seat} declared 自摸 with {s.concealed()}{self.melds_text(s)}, not a winning hand"
-        return self.rules.forbid(self, seat, A.Action(A.SELF_WIN, self.last_draw[seat]))
-
-    def opening(self, seat: int) -> bool:
-        """Before the seat's first discard (起手)."""
-        return self.deal_window or not self.table.seats[seat].discarded
-
-    def why_not_own_kong(self, seat: int, action: A.Action, phase: Turn):
-        s, tile = self.table.seats[seat], action.tile
-        if not phase.drew:
-            return "ILLEGAL_CALL", f"seat {seat} may not kong in the turn it called (only after a draw)"
-        if action.kind == A.KONG_CONCEALED and s.hand[tile] != 4:
-            return "ILLEGAL_CALL", f"暗杠 {T.label(tile)} needs four in hand; seat {seat} holds {s.hand[tile]}"
-        if action.kind == A.KONG_ADDED and tile not in self.rules.added_kong_tiles(s.hand, s.melds,
-                                                                                   self.last_draw[seat]):
-            return "ILLEGAL_CALL", f"补杠 {T.label(tile)} needs a 碰 of it and the fourth tile in hand"
-        if action.kind == A.KONG_BORROWED and not self.rules.may_borrow_kong(s.melds, tile):
-            return "ILLEGAL_CALL", f"借子开杠 {T.label(tile)} needs a 碰 of the 正王"
-        if self.rules.kong_draws != DASHAI and self.live() < 1:
-            return "DRAW_FROM_RESERVE", "a kong with no live tile left for its replacement"
-        from_hand = {A.KONG_CONCEALED: 4, A.KONG_ADDED: 1, A.KONG_BORROWED: 0}[action.kind]
-        return self.why_not_ready_kong(seat, tile, from_hand) or self.rules.forbid(self, seat, action)
-
-    def hand_after_kong(self, seat: int, tile: int, from_hand: int) -> tuple[list[int], list[Meld]]:
-        s = self.table.seats[seat]
-        after = list(s.hand)
-        after[tile] -= from_hand
-        melds = [m for m in s.melds if not (m.kind == PON and m.tile == tile)]
-        return after, melds + [Meld(KONG, tile, None, CONCEALED)]
-
-    def why_not_ready_kong(self, seat: int, tile: int, from_hand: int):
-        s = self.table.seats[seat]
-        if not (s.ready and self.rules.ready_kong_keeps_tenpai):
-            return None
-        if not self.rules.is_tenpai(*self.hand_after_kong(seat, tile, from_hand)):
-            return "READY_KONG_BREAKS_TENPAI", f"after 杠 {T.label(tile)} seat {seat}'s hand waits on nothing"
-        return None
-
-    def why_not_ron(self, seat: int, tile: int, action: A.Action):
-        if tile not in self.waits_of(seat):
-            s = self.table.seats[seat]
-            return "FALSE_WIN", (f"seat {seat} declared 胡 on {T.label(tile)} with {s.concealed()}"
-                                 f"{self.melds_text(s)}, not a winning hand")
-        s = self.table.seats[seat]
-        if s.ron_locked is not None and (s.ron_locked == "all" or tile in s.ron_locked):
-            return "RON_AFTER_MISSED_WIN", (f"seat {seat} passed a win and may not win on a discard until it "
-                                            f"draws or changes its hand")
-        return self.rules.forbid(self, seat, action)
-
-    def can_ron(self, seat: int, tile: int, action: A.Action | None = None) -> bool:
-        if tile not in self.waits_of(seat):
-            return False  # the common answer, found without building anything
-        return self.why_not_ron(seat, tile, action or A.Action(A.RON, tile)) is None
-
-    def waits_of(self, seat: int) -> tuple[int, ...]:
-        """The seat's waits, recomputed only when its own tiles have changed (they are
-        asked for on every other seat's discard)."""
-        s = self.table.seats[seat]
-        cached = self._waits[seat]  # (version, tiles key, waits)
-        if cached is not None and cached[0] == s.version:
-            return cached[2]  # untouched since: the usual case for the three seats not acting
-        key = (*s.hand, len(s.melds))
-        if cached is None or cached[1] != key:  # a draw then a discard of it leaves the same tiles
-            cached = (s.version, key, self.rules.waits(s.hand, s.melds))
-        self._waits[seat] = (s.version, key, cached[2])
-        return cached[2]
-
-    def why_not_call(self, seat: int, action: A.Action, discarder: int):
-        s, tile = self.table.seats[seat], action.tile
-        if action.kind == A.CHI:
-            if not self.rules.chi_allowed:
-                return "CHI_FORBIDDEN", f"seat {seat} took {T.label(tile)} by 吃; {self.rules.name} has no 吃"
-            if self.rules.chi_from_left_only and seat != self.table.next_seat(discarder):
-                return "CHI_NOT_FROM_LEFT", f"吃 only from the 上家; seat {discarder} is not seat {seat}'s 上家"
-            return self.rules.forbid(self, seat, action)
-        if action.kind == A.PON:
-            if s.hand[tile] < 2:
-                return "ILLEGAL_CALL", f"碰 {T.label(tile)} needs a pair; seat {seat} holds {s.hand[tile]}"
-            if s.ready and self.rules.ready_forbids_pon:
-                return "READY_PON", f"seat {seat} is 听 and may not 碰"
-            return self.rules.forbid(self, seat, action)
-        if s.hand[tile] != 3:
-            return "ILLEGAL_CALL", f"明杠 {T.label(tile)} needs three in hand; seat {seat} holds {s.hand[tile]}"
-        if self.rules.kong_draws != DASHAI and self.live() < 1:
-            return "DRAW_FROM_RESERVE", "a kong with no live tile left for its replacement"
-        return self.why_not_ready_kong(seat, tile, 3) or self.rules.forbid(self, seat, action)
-
-    @staticmethod
-    def melds_text(s: Seat) -> str:
-        return "".join(f" [{m}]" for m in s.melds)
-
-    # -- legal action sets (for traces, the simulator, and explaining an illegal action) -----
-    def legal_actions(self, seat: int, phase) -> list[A.Action]:
-        s = self.table.seats[seat]
-        legal: list[A.Action] = []
-        if isinstance(phase, Turn) and phase.seat == seat:
-            if self.why_not_self_win(seat, phase) is None:
-                legal.append(A.Action(A.SELF_WIN, self.last_draw[seat]))
-            kongs = [A.Action(A.KONG_CONCEALED, t) for t in range(T.KINDS) if s.hand[t] == 4]
-            kongs += [A.Action(A.KONG_ADDED, t) for t in self.rules.added_kong_tiles(s.hand, s.melds,
-                                                                                    self.last_draw[seat])]
-            kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds if self.rules.may_borrow_kong(s.melds, m.tile)]
-            legal += [a for a in kongs if self.why_not_own_kong(seat, a, phase) is None]
-            for t in range(T.KINDS):
-                if s.hand[t]:
-                    if self.why_not_discard(seat, t, False) is None:
-                        legal.append(A.Action(A.DISCARD, t))
-                    if self.rules.ready_with_discard and self.why_not_discard(seat, t, True) is None:
-                        legal.append(A.Action(A.READY_DISCARD, t))
-        elif isinstance(phase, Claim) and seat != phase.discarder:
-            tile = phase.tile
-            legal.append(A.Action(A.PASS))
-            if self.can_ron(seat, tile):
-                legal.append(A.Action(A.RON, tile))
-            for kind in (A.PON, A.KONG_EXPOSED):
-                if self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
-                    legal.append(A.Action(kind, tile))
-            if self.rules.chi_allowed:
-                for low in self.chi_options(seat, tile):
-                    if self.why_not_call(seat, A.Action(A.CHI, low), phase.discarder) is None:
-                        legal.append(A.Action(A.CHI, low))
-        elif isinstance(phase, Rob) and seat != phase.konger:
-            legal.append(A.Action(A.PASS))
-            if self.can_ron(seat, phase.tile, A.Action(A.ROB_WIN, phase.tile)):
-                legal.append(A.Action(A.ROB_WIN, phase.tile))
-        elif isinstance(phase, Dashai):
-            legal.append(A.Action(A.PASS))
-            for tile in sorted(set(phase.tiles)):
-                if seat == phase.konger and self.dashai_self_wins(seat, tile):
-                    legal.append(A.Action(A.SELF_WIN, tile))
-                elif seat != phase.konger and self.can_ron(seat, tile):
-                    legal.append(A.Action(A.RON, tile))
-        elif isinstance(phase, DrawDue) and seat == phase.seat:
-            legal.append(A.Action(A.DRAW))
-        elif isinstance(phase, HaidiOffer) and seat == phase.seat:
-            legal += [A.Action(A.TAKE_HAIDI), A.Action(A.PASS)]
-        elif isinstance(phase, DashaiDue) and seat == phase.konger:
-            legal.append(A.Action(A.REVEAL))
-        return legal
-
-    def chi_options(self, seat: int, tile: int) -> list[int]:
-        """Lowest tiles of the sequences the seat could complete with this tile."""
-        if T.is_honor(tile):
-            return []
-        hand, rank = self.table.seats[seat].hand, T.rank_of(tile)
-        lows = []
-        for low_rank in (rank - 2, rank - 1, rank):
-            if 1 <= low_rank <= 7:
-                low = tile - (rank - low_rank)
-                if all(hand[t] for t in (low, low + 1, low + 2) if t != tile):
-                    lows.append(low)
-        return lows
 
     def note_decision(self, seat: int, window: str, phase, taken: A.Action) -> None:
         if self.trace:
@@ -603,12 +310,14 @@ class Replay:
     def check_missed_win(self, seat: int, win: A.Action, phase) -> None:
         """A win the seat could have declared and did not: 漏胡, a violation under auto-play.
 
-        Passing a win on a discard also starts the ruleset's 漏胡 lock, if it has one."""
+        Passing a win also marks the seat under the ruleset's 漏胡 rule, if it has one."""
+        legality = self.legality
         if win.kind == A.SELF_WIN:
             possible = phase.drew and self.drawn_tile_wins and \
-                self.rules.forbid(self, seat, A.Action(A.SELF_WIN, win.tile)) is None
+                legality.win_issue(seat, win, win.tile) is None and \
+                self.rules.forbid(self.view, seat, A.Action(A.SELF_WIN, win.tile)) is None
         else:
-            possible = self.can_ron(seat, win.tile, win)
+            possible = legality.can_ron(seat, win.tile, win)
         if not possible:
             return
         s = self.table.seats[seat]
@@ -619,47 +328,55 @@ class Replay:
                       f"the system must win for it", index=index)
         else:
             self.flag("MISSED_WIN", seat, f"seat {seat} could win on {tile} and did not", index=index)
-        if win.kind != A.SELF_WIN:
-            rule = self.rules.missed_win_rule
-            if rule == "any_until_draw":
-                s.ron_locked = "all"
-            elif rule == "same_kind_until_draw":
-                s.ron_locked = (s.ron_locked if isinstance(s.ron_locked, set) else set()) | {win.tile}
+        self.rules.missed_win.passed(s, win)
 
-    def hand_changed(self, seat: int) -> None:
-        """A draw or a call: the 漏胡 lock ends."""
-        self.table.seats[seat].ron_locked = None
+    def moved(self, seat: int) -> None:
+        """A draw, a call or a kong (动牌): the seat's hand changed."""
+        s = self.table.seats[seat]
+        s.version += 1
+        self.rules.missed_win.moved(s)
 
     # -- applying actions -------------------------------------------------------------------
-    def apply_discard(self, seat: int, action: A.Action) -> None:
-        s = self.table.seats[seat]
+    def apply_discard(self, seat: int, action: A.Action, after_kong: bool = False) -> None:
+        s, table = self.table.seats[seat], self.table
+        table.kong_discard = after_kong
         if s.hand[action.tile]:
             s.hand[action.tile] -= 1
         s.version += 1
         s.river.append(action.tile)
         s.discarded = True
-        if action.kind == A.READY_DISCARD:
-            s.ready = True
-        last_tile = self.haidi_taker == seat and self.live() <= 0
-        self.last_draw[seat] = None
-        self.deal_window = False
+        if action.kind in A.DECLARES:
+            s.ready = A.DECLARES[action.kind]
+            s.ready_waits = self.legality.waits(seat)
+        last_tile = table.haidi_taker == seat and self.live() <= 0
+        s.drawn = None
+        table.deal_window = False
         self.phase = Claim(seat, action.tile, self.index, {}, last_tile)
 
     def apply_self_win(self, seat: int, phase: Turn) -> None:
         s = self.table.seats[seat]
-        tile = self.last_draw[seat]
-        instant = () if self.rules.is_win(s.hand, s.melds) else self.rules.instant_hands(s.hand, s.melds,
-                                                                                         self.opening(seat))
-        self.outcome.wins.append(WinInfo(
-            seat, A.SELF_WIN, tile, None, list(s.hand), list(s.melds), self.index,
-            after_replacement=phase.replacement, last_tile=self.last_live_draw, instant=instant,
-            opening=self.deal_window and seat == self.table.dealer, ready=s.ready))
-        self.phase = Ended()
+        legality = self.legality
+        instant = () if legality.is_win(s.hand, s.melds) else self.rules.instant_hands(
+            self.view, s.hand, s.melds, legality.opening(seat))
+        self.add_win(seat, A.SELF_WIN, s.drawn, None, self.index, in_hand=True,
+                     after_replacement=phase.replacement, last_tile=self.table.last_live_draw, instant=instant,
+                     opening=self.table.deal_window and seat == self.table.dealer)
+        self.end()
+
+    def add_win(self, seat: int, kind: str, tile: int | None, source: int | None, index: int,
+                in_hand: bool = False, **flags) -> None:
+        """Record a winner; the winning tile is added to its hand unless it holds it already."""
+        s = self.table.seats[seat]
+        hand = list(s.hand)
+        if not in_hand:
+            hand[tile] += 1
+        flags.setdefault("ready", s.ready)
+        self.outcome.wins.append(WinInfo(seat, kind, tile, source, hand, list(s.melds), index,
+                                         wilds=self.table.wilds, **flags))
 
     def apply_own_kong(self, seat: int, action: A.Action) -> None:
         s, tile = self.table.seats[seat], action.tile
-        self.hand_changed(seat)
-        s.version += 1
+        self.moved(seat)
         if action.kind == A.KONG_CONCEALED:
             s.hand[tile] = max(0, s.hand[tile] - 4)
             s.melds.append(Meld(KONG, tile, None, CONCEALED))
@@ -685,8 +402,8 @@ class Replay:
                 return
 
     def after_kong(self, seat: int) -> None:
-        """A completed kong takes its replacement from the back, or reveals two tiles (打筛)."""
-        self.phase = DashaiDue(seat) if self.rules.kong_draws == DASHAI else DrawDue(seat, replacement=True)
+        """A completed kong is resolved by the ruleset's part: a replacement, or 打筛."""
+        self.phase = self.rules.kong_draw.after_kong(self, seat)
 
     # -- the claim window after a discard -------------------------------------------------------
     def claim_action(self, kind: str, event: pb.Event, tile: int) -> A.Action | None:
@@ -705,7 +422,7 @@ class Replay:
                     T.suit_of(run[0]) != T.suit_of(run[2]):
                 self.flag("ILLEGAL_CALL", event.seat, f"吃 {T.format_tiles(shown)} does not make a sequence with "
                           f"{T.label(tile)}", fatal=True)
-            return A.Action(A.CHI, run[0])
+            return A.Action(A.CHI_READY if event.chi.ready else A.CHI, run[0])
         return None
 
     def declare_claim(self, kind: str, event: pb.Event, phase: Claim) -> bool:
@@ -724,9 +441,9 @@ class Replay:
                           f"seat {seat} claimed {T.label(self.event_tile(code, seat))} but the discard is "
                           f"{T.label(phase.tile)}", fatal=True)
         if action.kind == A.RON:
-            self.flag_issue(self.why_not_ron(seat, phase.tile, action), seat, fatal=True)
+            self.flag_issue(self.legality.why_not_ron(seat, phase.tile, action), seat, fatal=True)
         elif action.kind != A.PASS:
-            self.flag_issue(self.why_not_call(seat, action, phase.discarder), seat)
+            self.flag_issue(self.legality.why_not_call(seat, action, phase.discarder), seat)
         phase.declared[seat] = (action, self.index)
         return True
 
@@ -750,20 +467,20 @@ class Replay:
         return kind == "discard"
 
     def close_claim(self, phase: Claim, closer: pb.Event | None) -> None:
-        declared = phase.declared
+        declared, table = phase.declared, self.table
         if not declared and not self.trace:  # the common case: nobody claimed
             for seat in self.others(phase.discarder):
                 self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
-            self.phase = DrawDue(self.table.next_seat(phase.discarder), replacement=False)
+            self.due_draw(table.next_seat(phase.discarder))
             return
         wins = sorted((s for s, (a, _) in declared.items() if a.kind == A.RON),
-                      key=lambda s: self.table.distance(phase.discarder, s))
+                      key=lambda s: table.distance(phase.discarder, s))
         calls = {s: a for s, (a, _) in declared.items() if a.kind in A.CALLS}
         taken = next((s for s, a in calls.items() if self.continues(s, a, closer)), None)
         if taken is None and calls and not wins:
-            taken = max(calls, key=lambda s: (A.PRIORITY[calls[s].kind], -self.table.distance(phase.discarder, s)))
-        outranked = self.outranked(wins, phase.discarder, phase.last_tile) if taken is None else set()
+            taken = max(calls, key=lambda s: (A.PRIORITY[calls[s].kind], -table.distance(phase.discarder, s)))
         several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
+        outranked = self.outranked(wins, phase.discarder, phase.last_tile) if taken is None else set()
         effective = {taken} if taken is not None else set(wins if several else wins[:1])
         for seat in self.others(phase.discarder):
             action = declared.get(seat, (A.Action(A.PASS), None))[0]
@@ -779,21 +496,15 @@ class Replay:
             self.apply_call(taken, call, phase)
             return
         if wins:
-            if not self.rules.allows_multiple_ron(last_tile=phase.last_tile):
+            if not several:
                 self.yield_to_nearest(wins, phase.discarder, declared)
                 wins = wins[:1]
             for seat in wins:
-                self.add_ron(seat, phase.tile, phase.discarder, declared[seat][1], last_tile=phase.last_tile)
-            self.phase = Ended()
+                self.add_win(seat, A.RON, phase.tile, phase.discarder, declared[seat][1], last_tile=phase.last_tile,
+                             after_kong_discard=table.kong_discard)
+            self.end()
             return
-        self.phase = DrawDue(self.table.next_seat(phase.discarder), replacement=False)
-
-    def add_ron(self, seat: int, tile: int, source: int, index: int, kind: str = A.RON, **flags) -> None:
-        s = self.table.seats[seat]
-        hand = list(s.hand)
-        hand[tile] += 1
-        self.outcome.wins.append(WinInfo(seat, kind, tile, source, hand, list(s.melds), index, ready=s.ready,
-                                         **flags))
+        self.due_draw(table.next_seat(phase.discarder))
 
     def outranked(self, winners: list[int], source: int, last_tile: bool) -> set[int]:
         """Seats farther from the source than the nearest winner: without 一炮多响 they could
@@ -806,9 +517,8 @@ class Replay:
     def yield_to_nearest(self, winners: list[int], source: int, declared: dict) -> None:
         """Without 一炮多响 only the nearest seat in play order wins (截胡); a further win is a violation."""
         for seat in winners[1:]:
-            at = declared[seat][1] if isinstance(declared[seat], tuple) else declared[seat][0][1]
             self.flag("MULTIPLE_RON", seat, f"seat {seat} also declared 胡 on seat {source}'s tile; only the "
-                      f"nearest seat, {winners[0]}, wins (no 一炮多响)", index=at)
+                      f"nearest seat, {winners[0]}, wins (no 一炮多响)", index=declared[seat][1])
 
     def note_claim_decision(self, seat: int, phase, effective: set[int]) -> None:
         """The seat's choice in a claim or rob window, at the event that logged it: a declaration
@@ -818,17 +528,17 @@ class Replay:
             legal = tuple(str(a) for a in self.legal_actions(seat, phase))
             if legal == (A.PASS,) and action.kind == A.PASS:
                 return  # nothing to decide
-            window = {Claim: "claim", Rob: "rob", Dashai: "dashai"}[type(phase)]
             if at is None:
                 effect = IMPLIED
             elif action.kind == A.PASS or seat in effective:
                 effect = TOOK_EFFECT
             else:
                 effect = DECLARED
-            self.decisions.append(Decision(phase.index if at is None else at, seat, window, legal, str(action),
+            self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, str(action),
                                            effect))
 
-    def others(self, seat: int) -> list[int]:
+    @staticmethod
+    def others(seat: int) -> list[int]:
         return [(seat + k) % 4 for k in (1, 2, 3)]
 
     def apply_call(self, seat: int, call: A.Action, phase: Claim) -> None:
@@ -836,14 +546,15 @@ class Replay:
         river = self.table.seats[phase.discarder].river
         if river and river[-1] == tile:
             river.pop()  # a claimed tile leaves the discarder's river
-        self.hand_changed(seat)
-        s.version += 1
-        self.last_draw[seat] = None
-        if call.kind == A.CHI:
+        self.moved(seat)
+        s.drawn = None
+        if call.kind in (A.CHI, A.CHI_READY):
             for t in (call.tile, call.tile + 1, call.tile + 2):
                 if t != tile and s.hand[t]:
                     s.hand[t] -= 1
             s.melds.append(Meld(CHI, call.tile, phase.discarder, claimed_tile=tile))
+            if call.kind == A.CHI_READY:
+                s.ready, s.ready_waits = A.DECLARES[A.CHI_READY], ()
             self.phase = Turn(seat, drew=False)
         elif call.kind == A.PON:
             s.hand[tile] = max(0, s.hand[tile] - 2)
@@ -864,7 +575,7 @@ class Replay:
             self.flag("ILLEGAL_ACTION", seat, f"seat {seat} declared twice on one kong", fatal=True)
         if kind == "win":
             action = A.Action(A.ROB_WIN, phase.tile)
-            self.flag_issue(self.why_not_ron(seat, phase.tile, action), seat, fatal=True)
+            self.flag_issue(self.legality.why_not_ron(seat, phase.tile, action), seat, fatal=True)
             phase.declared[seat] = (action, self.index)
         else:
             phase.declared[seat] = (A.Action(A.PASS), self.index)
@@ -873,8 +584,8 @@ class Replay:
     def close_rob(self, phase: Rob, closer: pb.Event | None) -> None:
         robbers = sorted((s for s, (a, _) in phase.declared.items() if a.kind == A.ROB_WIN),
                          key=lambda s: self.table.distance(phase.konger, s))
-        outranked = self.outranked(robbers, phase.konger, False)
         several = self.rules.allows_multiple_ron(last_tile=False)
+        outranked = self.outranked(robbers, phase.konger, False)
         for seat in self.others(phase.konger):
             action = phase.declared.get(seat, (A.Action(A.PASS), None))[0]
             self.note_claim_decision(seat, phase, set(robbers if several else robbers[:1]))
@@ -882,7 +593,7 @@ class Replay:
                 self.check_missed_win(seat, A.Action(A.ROB_WIN, phase.tile), phase)
         konger = self.table.seats[phase.konger]
         if robbers:
-            if not self.rules.allows_multiple_ron(last_tile=False):
+            if not several:
                 self.yield_to_nearest(robbers, phase.konger, phase.declared)
                 robbers = robbers[:1]
             for meld in konger.melds:  # the robbed kong never completes (HB-A6)
@@ -890,103 +601,19 @@ class Replay:
                     meld.kind, meld.kong_kind = PON, None
                     break
             for seat in robbers:
-                self.add_ron(seat, phase.tile, phase.konger, phase.declared[seat][1], kind=A.ROB_WIN)
-            self.phase = Ended()
+                self.add_win(seat, A.ROB_WIN, phase.tile, phase.konger, phase.declared[seat][1])
+            self.end()
             return
         self.outcome.kongs.append(KongInfo(phase.konger, ADDED, phase.tile, None, phase.index))
         self.after_kong(phase.konger)
 
-    # -- 打筛: two revealed tiles instead of a replacement (Ningxiang) ----------------------------
-    def on_dashai_due(self, kind: str, event: pb.Event, phase: DashaiDue) -> None:
-        if kind != "dashai" or event.seat != phase.konger:
-            self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {phase.konger} is to "
-                      f"reveal its 打筛 tiles", fatal=True)
-        logged = [self.event_tile(code, event.seat) for code in event.dashai.tiles]
-        wall = self.table.wall
-        count = min(2, wall.remaining)
-        if len(logged) != count:
-            self.flag("DRAW_MISMATCH", phase.konger, f"打筛 reveals {len(logged)} tiles; {count} were due",
-                      fatal=True)
-        tiles = []
-        for t in logged:
-            expected = wall.take_front()
-            if expected == UNKNOWN:
-                self.count_unlogged(phase.konger, t)
-            elif expected != t:
-                self.flag("DRAW_MISMATCH", phase.konger, f"打筛 reveals {T.label(t)} where the wall holds "
-                          f"{T.label(expected)}")
-            tiles.append(t)
-        self.table.seats[phase.konger].dashai_locked = True
-        self.phase = Dashai(phase.konger, tuple(tiles), self.index)
-
-    def dashai_self_wins(self, konger: int, tile: int) -> bool:
-        s = self.table.seats[konger]
-        hand = list(s.hand)
-        hand[tile] += 1
-        return self.rules.is_win(hand, s.melds)
-
-    def declare_on_dashai(self, kind: str, event: pb.Event, phase: Dashai) -> bool:
-        if kind not in ("win", "pass"):
-            return False
-        seat = event.seat
-        if kind == "pass":
-            phase.declared.setdefault(seat, [])
-            return True
-        tile = self.event_tile(event.win.tile, seat) if event.win.tile else phase.tiles[0]
-        if tile not in phase.tiles:
-            self.flag("FALSE_WIN", seat, f"seat {seat} declared 胡 on {T.label(tile)}, which is not a revealed "
-                      f"打筛 tile", fatal=True)
-        if seat == phase.konger:
-            if not self.dashai_self_wins(seat, tile):
-                self.flag("FALSE_WIN", seat, f"seat {seat} declared 杠上开花 on {T.label(tile)}, which does not "
-                          f"complete its hand", fatal=True)
-            action = A.Action(A.SELF_WIN, tile)
-        else:
-            action = A.Action(A.RON, tile)
-            self.flag_issue(self.why_not_ron(seat, tile, action), seat, fatal=True)
-        phase.declared.setdefault(seat, []).append((action, self.index))
-        return True
-
-    def close_dashai(self, phase: Dashai) -> None:
-        konger, declared = phase.konger, phase.declared
-        own = [(a, i) for a, i in declared.get(konger, []) if a.kind == A.SELF_WIN]
-        for tile in sorted(set(phase.tiles) - {a.tile for a, _ in own}):
-            if self.dashai_self_wins(konger, tile):
-                self.flag("MISSED_WIN", konger, f"seat {konger} could win on its 打筛 tile {T.label(tile)} and "
-                          f"did not", index=phase.index)
-        if own:  # 杠上开花: once per winning tile ("两张都能胡则算胡2次")
-            s = self.table.seats[konger]
-            for action, index in own:
-                hand = list(s.hand)
-                hand[action.tile] += 1
-                self.outcome.wins.append(WinInfo(konger, A.SELF_WIN, action.tile, None, hand, list(s.melds), index,
-                                                 after_replacement=True, ready=s.ready))
-            self.phase = Ended()
-            return
-        claimants = sorted((s for s, items in declared.items() if s != konger and items),
-                           key=lambda s: self.table.distance(konger, s))
-        if not claimants:  # passing a 杠上炮 is a missed win too (and starts a 漏胡 lock)
-            for seat in self.others(konger):
-                for tile in sorted(set(phase.tiles)):
-                    self.check_missed_win(seat, A.Action(A.RON, tile), phase)
-        if claimants:
-            winner = claimants[0]
-            for seat in claimants[1:]:
-                self.flag("DASHAI_RON_NOT_NEAREST", seat, f"seat {seat} won on seat {konger}'s 打筛 tile, but seat "
-                          f"{winner} is nearer and wins it alone (杠上炮)", index=declared[seat][0][1])
-            tile = self.rules.best_tile(self, winner, [a.tile for a, _ in declared[winner]], konger)
-            self.add_ron(winner, tile, konger, declared[winner][0][1], on_kong_reveal=True)
-            self.phase = Ended()
-            return
-        self.table.seats[konger].river.extend(phase.tiles)  # NX-A9: nobody may call them
-        self.phase = DrawDue(self.table.next_seat(konger), replacement=False)
-
     # -- draws ------------------------------------------------------------------------------
+    def due_draw(self, seat: int) -> None:
+        """A normal draw is due: the ruleset's end of the wall says in which form."""
+        self.phase = self.rules.wall_end.draw_phase(self, seat)
+
     def on_draw_due(self, kind: str, event: pb.Event, phase: DrawDue) -> None:
         live = self.live()
-        if not phase.replacement and live == 1 and self.rules.haidi_roaming:
-            self.phase = HaidiOffer(phase.seat, phase.seat)  # the last tile roams the table
-            return self.on_haidi_offer(kind, event, self.phase)
         if kind == "exhaustive_draw":
             if phase.replacement or live > 0:
                 self.flag("ILLEGAL_EXHAUSTIVE_DRAW", event.seat, f"荒庄 declared with {max(live, 0)} live tiles "
@@ -1002,46 +629,29 @@ class Replay:
         self.draw(phase.seat, event, phase.replacement)
 
     def draw(self, seat: int, event: pb.Event, replacement: bool) -> None:
-        live = self.live()
+        live, table = self.live(), self.table
         if event.draw.replacement != replacement:
             due = "a kong replacement from the back" if replacement else "a normal draw from the front"
             self.flag("DRAW_MISMATCH", seat, f"seat {seat}'s draw is logged as the other kind; {due} was due")
         if not replacement and live <= 0:
             self.flag("DRAW_FROM_RESERVE", seat, f"seat {seat} drew with no live tile left (the reserve of "
-                      f"{self.table.wall.remaining} tiles must stay)")
-        self.last_live_draw = not replacement and live == 1
+                      f"{table.wall.remaining} tiles must stay)")
+        table.last_live_draw = not replacement and live == 1
         tile = self.take_tile(seat, event, replacement)
-        s = self.table.seats[seat]
-        self.drawn_tile_wins = tile in self.waits_of(seat)
+        s = table.seats[seat]
+        wins = tile in self.legality.waits(seat)
         s.hand[tile] += 1
-        s.version += 1
-        self.last_draw[seat] = tile
-        self.hand_changed(seat)
+        s.drawn, s.drawn_live = tile, live
+        self.moved(seat)
+        self.drawn_tile_wins = wins or self.rules.drawn_wild_wins(self.view, seat, tile)
         self.phase = Turn(seat, drew=True, replacement=replacement)
-
-    def on_haidi_offer(self, kind: str, event: pb.Event, phase: HaidiOffer) -> None:
-        """海底漫游: the seat offered the last tile takes it (and draws) or declines it."""
-        if event.seat != phase.seat or kind not in ("haidi", "draw"):
-            self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but the 海底 tile is offered "
-                      f"to seat {phase.seat}", fatal=True)
-        if kind == "draw" or event.haidi.accepted:
-            self.haidi_taker = phase.seat
-            self.phase = DrawDue(phase.seat, replacement=False)
-            if kind == "draw":  # a platform that logs only the draw: taking it is accepting it
-                self.draw(phase.seat, event, False)
-            return
-        following = self.table.next_seat(phase.seat)
-        if following == phase.first:
-            self.end_drawn()  # all four declined: 流局
-        else:
-            self.phase = HaidiOffer(following, phase.first)
 
     def take_tile(self, seat: int, event: pb.Event, replacement: bool) -> int:
         """The drawn tile: the logged one, checked against the wall (or counted when there is none)."""
         wall = self.table.wall
         if wall.remaining <= 0:
             self.flag("DRAW_FROM_RESERVE", seat, "a draw from an empty wall", fatal=True)
-        expected = wall.take_back() if replacement else wall.take_front()
+        expected = wall.take_back(self.rules.wall_end.replacement_skip) if replacement else wall.take_front()
         logged = self.event_tile(event.draw.tile, seat) if event.draw.tile else None
         if expected == UNKNOWN:
             if logged is None:
@@ -1062,36 +672,12 @@ class Replay:
             self.flag("TILE_CONSERVATION", seat, f"{T.label(tile)} appears as copy {seen[tile]}; the set has "
                       f"{self.rules.copies}")
 
-    # -- after the hand: birds -------------------------------------------------------------------
+    # -- after the hand ---------------------------------------------------------------------
     def on_after_end(self, kind: str, event: pb.Event) -> None:
-        if kind == "birds" and self.outcome.wins and not self.outcome.birds_logged:
-            return self.settle_birds(event)
+        for part in self.rules.after_hand:
+            if part.on_event(self, kind, event):
+                return
         self.flag("EVENT_AFTER_END", event.seat, f"{kind} by seat {event.seat} after the hand ended", fatal=True)
-
-    def settle_birds(self, event: pb.Event | None) -> None:
-        """扎鸟: the birds come from the wall after the hand; a logged reveal must match it."""
-        if event is not None:
-            self.outcome.birds_logged = True
-        elif self.outcome.birds_logged:
-            return
-        count = self.rules.bird_count(self.table.wall.remaining, self.outcome)
-        if count == 0 and event is None:
-            return
-        wall = self.table.wall
-        logged = [self.event_tile(code, event.seat) for code in event.birds.tiles] if event is not None else None
-        due = [wall.tiles[wall.front + k] for k in range(count)]
-        if logged is not None:
-            if len(logged) != count:
-                self.flag("BIRD_MISMATCH", None, f"{len(logged)} birds revealed; {count} were due")
-            elif UNKNOWN not in due and logged != due:
-                self.flag("BIRD_MISMATCH", None, f"birds revealed as {T.format_tiles(logged)} where the wall holds "
-                          f"{T.format_tiles(due)}")
-            birds = logged if UNKNOWN in due or len(logged) != count else due
-        elif UNKNOWN in due:
-            birds = []  # no wall and no reveal: nothing to count
-        else:
-            birds = due
-        self.outcome.birds = list(birds)
 
 
 def referee(record: pb.GameRecord, rules: Ruleset, trace: bool = False) -> Verdict:

@@ -8,7 +8,7 @@ from typing import Callable, Iterable
 
 from referee import shapes
 from referee import tiles as T
-from referee.rules.base import WinInfo
+from referee.outcome import WinInfo
 from referee.state import CHI
 
 PUNG, CHOW = "pung", "chow"

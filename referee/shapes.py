@@ -88,6 +88,44 @@ def _suit_costs(suit: tuple[int, ...]) -> tuple[int, int]:
     return states.get((0, 0, False), IMPOSSIBLE), states.get((0, 0, True), IMPOSSIBLE)
 
 
+@lru_cache(maxsize=None)
+def _suit_costs_capped(suit: tuple[int, ...], caps: tuple[int, ...], pair_ok: tuple[bool, ...]) -> tuple[int, int]:
+    """_suit_costs with a cap on each rank's total (room) and the pair only where pair_ok."""
+    if any(n > c for n, c in zip(suit, caps)):
+        return IMPOSSIBLE, IMPOSSIBLE
+    states = {(0, 0, False): 0}
+    for moves, n, cap, may_pair in zip(_MOVES, suit, caps, pair_ok):
+        nxt: dict[tuple[int, int, bool], int] = {}
+        for state, cost in states.items():
+            for f, key in moves[state]:
+                if n <= f <= cap and (may_pair or key[2] == state[2]):
+                    c = cost + f - n
+                    if c < nxt.get(key, IMPOSSIBLE):
+                        nxt[key] = c
+        states = nxt
+    return states.get((0, 0, False), IMPOSSIBLE), states.get((0, 0, True), IMPOSSIBLE)
+
+
+def _honor_costs_capped(honors: Sequence[int], caps: Sequence[int], pair_ok: Sequence[bool]) -> tuple[int, int]:
+    no_pair, pair_extra = 0, IMPOSSIBLE
+    for n, cap, may_pair in zip(honors, caps, pair_ok):
+        if n > cap or n == 4:
+            return IMPOSSIBLE, IMPOSSIBLE
+        plain = 0 if n == 0 else (3 - n if cap >= 3 else IMPOSSIBLE)
+        paired = 2 - n if may_pair and n <= 2 and cap >= 2 else IMPOSSIBLE
+        no_pair += plain
+        pair_extra = min(pair_extra, paired - plain)
+    return min(no_pair, IMPOSSIBLE), min(no_pair + pair_extra, IMPOSSIBLE)
+
+
+def _part_costs_capped(counts: Counts, room: Sequence[int] | None, pair_kinds) -> list[tuple[int, int]]:
+    c = tuple(counts)
+    caps = tuple(room) if room is not None else (4,) * KINDS
+    ok = tuple(pair_kinds is None or t in pair_kinds for t in range(KINDS))
+    return [_suit_costs_capped(c[i:i + 9], caps[i:i + 9], ok[i:i + 9]) for i in (0, 9, 18)] + [
+        _honor_costs_capped(c[27:34], caps[27:34], ok[27:34])]
+
+
 # Per honor kind by count 0..4: honors only make pungs and pairs (never sequences).
 _HONOR_NO_PAIR = (0, 2, 1, 0, IMPOSSIBLE)  # 4 copies: a pung leaves a single needing a 5th
 _HONOR_PAIR = (2, 1, 0, IMPOSSIBLE, IMPOSSIBLE)  # 3 + pair needs a 5th copy
@@ -119,14 +157,19 @@ def _combine(parts: Sequence[tuple[int, int]], with_pair: bool) -> int:
     return min(best, IMPOSSIBLE)
 
 
-def standard_cost(counts: Counts, with_pair: bool = True) -> int:
+def standard_cost(counts: Counts, with_pair: bool = True, room: Sequence[int] | None = None,
+                  pair_kinds=None) -> int:
     """Fewest wilds that complete counts into sets (pungs, same-suit chows) + one pair.
 
     With with_pair=False: sets only. Returns IMPOSSIBLE when no number of wilds can do it.
     The result says nothing about tile totals: callers check the 3k+2 size themselves.
+    `room` caps each kind's total (naturals plus wilds standing for it); `pair_kinds` limits
+    the pair to those kinds.
     """
     _check(counts, 0)
-    return _combine(_part_costs(counts), with_pair)
+    if room is None and pair_kinds is None:
+        return _combine(_part_costs(counts), with_pair)
+    return _combine(_part_costs_capped(counts, room, pair_kinds), with_pair)
 
 
 def clear_caches() -> None:
@@ -138,28 +181,33 @@ def clear_caches() -> None:
 # Win predicates.
 
 
-def is_standard_win(counts: Counts, wilds: int = 0) -> bool:
+def is_standard_win(counts: Counts, wilds: int = 0, room: Sequence[int] | None = None, pair_kinds=None) -> bool:
     """Concealed tiles plus wilds form k sets and one pair (total ≡ 2 mod 3)."""
     _check(counts, wilds)
     if (sum(counts) + wilds) % 3 != 2:
         return False
     # Leftover wilds number a multiple of 3 (both totals are ≡ 2) and form wild pungs of
     # unused kinds (a real hand leaves dozens of kinds with room for three).
-    return _combine(_part_costs(counts), True) <= wilds
+    if room is None and pair_kinds is None:
+        return _combine(_part_costs(counts), True) <= wilds
+    return _combine(_part_costs_capped(counts, room, pair_kinds), True) <= wilds
 
 
-def is_seven_pairs(counts: Counts, wilds: int = 0) -> bool:
+def is_seven_pairs(counts: Counts, wilds: int = 0, room: Sequence[int] | None = None) -> bool:
     """Exactly 14 tiles as seven pairs; four of a kind counts as two pairs."""
     _check(counts, wilds)
     if sum(counts) + wilds != 14:
         return False
+    if room is not None and any(n > r or (n & 1 and n + 1 > r) for n, r in zip(counts, room)):
+        return False  # a single whose pairing wild would be a copy not in play
     # Each odd count leaves a single (at most 3 copies, so its wild is at most the 4th);
     # spare wilds pair with each other, and the total of 14 makes their number even.
     singles = sum(n & 1 for n in counts)
     return singles <= wilds
 
 
-def is_thirteen_orphans(counts: Counts, wilds: int = 0, pair_kinds: Iterable[int] | None = None) -> bool:
+def is_thirteen_orphans(counts: Counts, wilds: int = 0, pair_kinds: Iterable[int] | None = None,
+                        room: Sequence[int] | None = None) -> bool:
     """十三幺: one of each terminal/honor kind plus one duplicate; 14 tiles.
 
     pair_kinds, if given, limits which kinds may be the duplicate (e.g. dragons only);

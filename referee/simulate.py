@@ -22,15 +22,13 @@ from referee import archive, records, shapes
 from referee import tiles as T
 from referee.builder import fill_claim
 from referee.proto import record_pb2 as pb
-from referee.referee import Claim, Dashai, DashaiDue, DrawDue, Ended, HaidiOffer, Replay, Rob, Turn
+from referee.outcome import Outcome
+from referee.referee import Claim, DrawDue, Ended, Replay, Rob, Turn
 from referee.rules import RULESETS, Ruleset, RulesetError, get_ruleset
-from referee.rules.base import DASHAI, Outcome
 from referee.state import ADDED
 from referee.verdict import ERROR
 
-KONG_EVENT_KIND = {A.KONG_CONCEALED: pb.CONCEALED, A.KONG_EXPOSED: pb.EXPOSED, A.KONG_ADDED: pb.ADDED,
-                   A.KONG_BORROWED: pb.BORROWED}
-OWN_KONGS = {A.KONG_CONCEALED: 4, A.KONG_ADDED: 1, A.KONG_BORROWED: 0}  # tiles each takes from the hand
+OWN_KONGS = A.OWN_KONGS  # tiles each takes from the hand
 
 # How a hand ended, as the tests and the docs name it.
 SELF_DRAW, DISCARD_WIN, ROBBED_KONG, KONG_REPLACEMENT_WIN = "self-draw", "discard win", "robbed kong", \
@@ -154,18 +152,18 @@ class SelfPlay:
 
     # -- the loop ---------------------------------------------------------------------------
     def open_hand(self) -> None:
-        """The deal-time events: the indicator flip where the ruleset has one, then any 报听."""
+        """The deal-time events: what the ruleset's wildcards log at the deal (an indicator flip),
+        then any 报听."""
         replay, rules = self.replay, self.rules
-        if rules.has_indicator and rules.indicator is None:
-            wall = replay.table.wall  # the platform flips the last tile of the wall
-            self.emit(pb.Event(seat=self.record.dealer, indicator=pb.IndicatorFlip(
-                kind=getattr(rules, "indicator_kind", pb.KING), tile=T.to_proto(wall.tiles[wall.back - 1]),
-                wall_index=wall.back - 1)))
-        if rules.opening_ready:
+        event = rules.wilds.event_due(replay)
+        if event is not None:
+            self.emit(event)
+        if A.OPENING_READY in rules.ready.declares:
+            action = A.Action(A.OPENING_READY)
             for seat in replay.others(self.record.dealer):
-                if rules.forbid(replay, seat, A.Action(A.OPENING_READY)) is None and \
+                if rules.ready.declaration_issue(replay.legality, seat, action, None, None) is None and \
                         self.rng.random() < self.policy.opening_ready:
-                    self.emit(pb.Event(seat=seat, ready=pb.Ready(kind=pb.BAOTING)))
+                    self.emit(replay.phase.event_for(replay, seat, action))
 
     def play(self) -> Outcome:
         """Play to the end of the hand; return the outcome (the record holds the events)."""
@@ -184,18 +182,16 @@ class SelfPlay:
                 self.on_rob(phase)
             elif isinstance(phase, DrawDue):
                 self.on_draw_due(phase)
-            elif isinstance(phase, HaidiOffer):
-                self.offer_haidi(phase.seat)
-            elif isinstance(phase, DashaiDue):
-                self.on_dashai_due(phase)
-            elif isinstance(phase, Dashai):
-                self.on_dashai(phase)
             elif isinstance(phase, Ended):
                 break
-            else:
+            elif phase is None:
                 raise SimulationError(f"{self.record.game_id}: the replay halted: {self.replay.violations[-1:]}")
+            elif phase.window:
+                self.on_window(phase)
+            else:
+                self.on_choice(phase)
         self.end()
-        self.log_birds()
+        self.log_after_hand()
         return self.replay.outcome
 
     # -- the active seat --------------------------------------------------------------------
@@ -209,25 +205,26 @@ class SelfPlay:
     def on_turn(self, phase: Turn) -> None:
         seat = phase.seat
         legal = self.replay.legal_actions(seat, phase)
-        if any(a.kind == A.SELF_WIN for a in legal) and self.wants_win(seat):
-            tile = self.replay.last_draw[seat]
-            self.emit(pb.Event(seat=seat, win=pb.Win(kind=pb.SELF_DRAW, tile=T.to_proto(tile) if tile is not None else 0)))
+        win = next((a for a in legal if a.kind == A.SELF_WIN), None)
+        if win is not None and self.wants_win(seat):
+            self.emit(phase.event_for(self.replay, seat, win))
             return
         discard, cost = self.best_discard(seat, legal)
         kong = self.choose_own_kong(seat, legal, cost)
         if kong is not None:
-            self.emit(pb.Event(seat=seat, kong=pb.Kong(kind=KONG_EVENT_KIND[kong.kind], tile=T.to_proto(kong.tile))))
+            self.emit(phase.event_for(self.replay, seat, kong))
             return
-        self.emit(self.discard_event(seat, discard, legal))
+        self.emit(phase.event_for(self.replay, seat, self.discard_action(discard, legal)))
 
-    def discard_event(self, seat: int, tile: int, legal: list[A.Action]) -> pb.Event:
-        event = pb.Event(seat=seat, discard=pb.Discard(tile=T.to_proto(tile)))
-        if A.Action(A.READY_DISCARD, tile) in legal and self.rng.random() < self.policy.ready:
-            event.discard.ready = pb.TING
-        return event
+    def discard_action(self, tile: int, legal: list[A.Action]) -> A.Action:
+        """The discard, declaring 听 with it now and then where that is legal."""
+        declare = [a for a in legal if a.tile == tile and a.kind in A.DECLARES]
+        if declare and self.rng.random() < self.policy.ready:
+            return declare[0]
+        return A.Action(A.DISCARD, tile)
 
     def cost(self, hand: list[int], open_hand: bool) -> int:
-        naturals, wilds = self.rules.split_wilds(hand)
+        naturals, wilds = self.rules.split_wilds(hand, self.replay.table.wilds)
         return max(hand_cost(self.rules, naturals, open_hand) - wilds, 0)
 
     def best_discard(self, seat: int, legal: list[A.Action]) -> tuple[int, int]:
@@ -242,7 +239,7 @@ class SelfPlay:
         for t in tiles:
             hand[t] -= 1
             cost = self.cost(hand, open_hand)
-            waits = len(self.rules.waits(hand, s.melds)) if cost <= 1 else 0
+            waits = len(self.replay.legality.waits_of_hand(hand, s.melds)) if cost <= 1 else 0
             hand[t] += 1
             scored.append((cost, -waits, connectivity(hand, t), self.rng.random(), t))
         best = min(scored)
@@ -272,13 +269,12 @@ class SelfPlay:
                 any(tile in replay.waits_of(other) for other in replay.others(seat)):
             return True
         wall = replay.table.wall
-        if rules.kong_draws == DASHAI or not wall.remaining:
+        if not rules.kong_draw.draws_replacement or wall.remaining <= rules.wall_end.replacement_skip:
             return False
-        taken = {A.KONG_EXPOSED: 3, **OWN_KONGS}[kind]
-        hand, melds = replay.hand_after_kong(seat, tile, taken)
+        hand, melds = replay.hand_after_kong(seat, tile, A.KONG_FROM_HAND[kind])
         hand = list(hand)
-        hand[wall.tiles[wall.back - 1]] += 1
-        return rules.is_win(hand, melds)
+        hand[wall.tiles[wall.back - 1 - rules.wall_end.replacement_skip]] += 1
+        return replay.legality.is_win(hand, melds)
 
     # -- the claim window after a discard -----------------------------------------------------
     def on_claim(self, phase: Claim) -> None:
@@ -294,16 +290,10 @@ class SelfPlay:
         if pending is None:
             return self.close_window(None)  # nobody takes the tile: the next seat draws
         seat, call = pending
-        if call.kind == A.KONG_EXPOSED:
-            self.close_window(self.kong_resolution(seat))
+        if call.kind == A.KONG_EXPOSED:  # the kind of event that carries a kong on (its tiles are not read)
+            self.close_window(self.rules.kong_draw.closer(seat))
         else:
             self.close_window(pb.Event(seat=seat, discard=pb.Discard()))
-
-    def kong_resolution(self, seat: int) -> pb.Event:
-        """The kind of event that carries a kong on: its replacement draw, or its 打筛 reveal."""
-        if self.rules.kong_draws == DASHAI:
-            return pb.Event(seat=seat, dashai=pb.DashaiReveal())
-        return pb.Event(seat=seat, draw=pb.Draw(replacement=True))
 
     @staticmethod
     def pending_call(declared: dict) -> tuple[int, A.Action] | None:
@@ -351,13 +341,7 @@ class SelfPlay:
         if best is None:
             return None
         _, seat, action = best
-        if action.kind == A.CHI:
-            shown = [t for t in (action.tile, action.tile + 1, action.tile + 2) if t != phase.tile]
-            self.emit(pb.Event(seat=seat, chi=pb.Chi(tiles=[T.to_proto(t) for t in shown])))
-        elif action.kind == A.PON:
-            self.emit(pb.Event(seat=seat, pon=pb.Pon(tile=T.to_proto(phase.tile))))
-        else:
-            self.emit(pb.Event(seat=seat, kong=pb.Kong(kind=pb.EXPOSED, tile=T.to_proto(phase.tile))))
+        self.emit(phase.event_for(self.replay, seat, action))
         return seat, action
 
     def call_helps(self, seat: int, action: A.Action, tile: int) -> bool:
@@ -391,54 +375,49 @@ class SelfPlay:
             return self.end()
         self.close_window(None)  # the kong stands: the konger resolves it
 
-    # -- 打筛 (kongs resolved by two revealed tiles) --------------------------------------------
-    def on_dashai_due(self, phase: DashaiDue) -> None:
-        wall = self.replay.table.wall
-        shown = wall.tiles[wall.front:wall.front + min(2, wall.remaining)]
-        self.emit(pb.Event(seat=phase.konger, dashai=pb.DashaiReveal(tiles=[T.to_proto(t) for t in shown])))
-
-    def on_dashai(self, phase: Dashai) -> None:
-        """The konger takes every revealed tile it wins on (杠上开花); else the nearest seat that
-        wants one takes it (杠上炮); else nobody and the next seat draws."""
-        konger = phase.konger
-        for seat in [konger] + self.replay.others(konger):
-            wins = [a for a in self.replay.legal_actions(seat, phase) if a.kind in (A.SELF_WIN, A.RON)]
+    # -- a ruleset's own phases ----------------------------------------------------------------
+    def on_window(self, phase) -> None:
+        """A window of the ruleset's own (e.g. on 打筛 tiles): the first seat in turn that can win
+        and wants to takes every win it has; else nobody, and the window closes."""
+        for seat in phase.order(self.replay):
+            wins = [a for a in phase.legal(self.replay, seat) if a.kind in A.WINS]
             if not wins:
                 continue
             if self.wants_win(seat):
-                kind = pb.SELF_DRAW if seat == konger else pb.DISCARD
                 for action in wins:
-                    self.emit(pb.Event(seat=seat, win=pb.Win(kind=kind, tile=T.to_proto(action.tile))))
+                    self.emit(phase.event_for(self.replay, seat, action))
                 return self.end()
             if self.rng.random() < self.policy.log_pass:
-                self.emit(pb.Event(seat=seat, **{"pass": pb.Pass()}))
+                self.emit(phase.event_for(self.replay, seat, A.Action(A.PASS)))
         self.close_window(None)
+
+    def on_choice(self, phase) -> None:
+        """A one-seat decision of the ruleset's own (an 打筛 reveal, the 海底 offer)."""
+        seat = phase.seat_to_act()
+        legal = phase.legal(self.replay, seat)
+        if A.Action(A.TAKE_HAIDI) in legal:  # take the last tile when it may win, else now and then
+            take = bool(self.replay.waits_of(seat)) or self.rng.random() < 0.3
+            action = A.Action(A.TAKE_HAIDI) if take else A.Action(A.PASS)
+        elif len(legal) == 1:
+            action = legal[0]
+        else:
+            raise DeadEnd(f"{self.record.game_id}: no policy for {phase.name} with {A.describe_set(legal)}")
+        self.emit(phase.event_for(self.replay, seat, action))
 
     # -- draws ------------------------------------------------------------------------------
     def on_draw_due(self, phase: DrawDue) -> None:
         replay = self.replay
-        if not phase.replacement and self.rules.haidi_roaming and replay.live() == 1 and \
-                replay.haidi_taker != phase.seat:
-            return self.offer_haidi(phase.seat)  # 海底漫游: the last tile is offered, not drawn
         if not phase.replacement and replay.live() <= 0:
             self.emit(pb.Event(seat=self.record.dealer, exhaustive_draw=pb.ExhaustiveDraw()))
             return
-        wall = replay.table.wall
-        tile = wall.tiles[wall.back - 1] if phase.replacement else wall.tiles[wall.front]
-        self.emit(pb.Event(seat=phase.seat, draw=pb.Draw(tile=T.to_proto(tile), replacement=phase.replacement)))
+        self.emit(phase.event_for(replay, phase.seat, A.Action(A.DRAW)))
 
-    def offer_haidi(self, seat: int) -> None:
-        """Take the 海底 when ready (it may win), else now and then."""
-        take = bool(self.replay.waits_of(seat)) or self.rng.random() < 0.3
-        self.emit(pb.Event(seat=seat, haidi=pb.HaidiOffer(accepted=take)))
-
-    def log_birds(self) -> None:
-        """The platform shows the birds (扎鸟) after a win, from the front of the wall."""
-        outcome, wall = self.replay.outcome, self.replay.table.wall
-        count = self.rules.bird_count(wall.remaining, outcome) if outcome.wins else 0
-        if count and not outcome.birds_logged:
-            tiles = wall.tiles[wall.front:wall.front + count]
-            self.emit(pb.Event(seat=self.record.dealer, birds=pb.BirdReveal(tiles=[T.to_proto(t) for t in tiles])))
+    def log_after_hand(self) -> None:
+        """What the platform shows after the hand (扎鸟 birds), from the wall."""
+        for part in self.rules.after_hand:
+            event = part.event_due(self.replay)
+            if event is not None:
+                self.emit(event)
 
 
 def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int,

@@ -112,15 +112,12 @@ def _seat_snapshot(replay: Replay, seat: int) -> SeatSnapshot:
     flags = []
     if s.auto_play:
         flags.append("托管")
-    if s.feng_dong:
-        flags.append("封东")
-    if s.dashai_locked:
-        flags.append("打筛 lock")
-    if s.ron_locked is not None:
+    flags += [f"{name} lock" for name in s.locks]
+    if s.ron_locked is not None or s.self_locked:
         flags.append("漏胡 lock")
     hand = tuple(t for t, c in enumerate(s.hand) for _ in range(c))
-    melds = tuple(MeldSnapshot(str(m).split(" ")[0], tuple(m.tiles), m.from_seat) for m in s.melds)
-    return SeatSnapshot(seat, WINDS[(seat - dealer) % 4], seat == dealer, hand, melds, tuple(s.river), s.ready,
+    melds = tuple(MeldSnapshot(m.label, tuple(m.tiles), m.from_seat) for m in s.melds)
+    return SeatSnapshot(seat, WINDS[(seat - dealer) % 4], seat == dealer, hand, melds, tuple(s.river), bool(s.ready),
                         tuple(flags))
 
 
@@ -140,8 +137,8 @@ def _frame(replay: Replay, index: int | None, event: pb.Event | None) -> Frame:
         seats=tuple(_seat_snapshot(replay, s) for s in range(4)),
         wall_remaining=table.wall.remaining,
         live=max(replay.live(), 0),
-        indicator=replay.rules.indicator,
-        wilds=tuple(sorted(replay.rules.wild_kinds)),
+        indicator=table.indicator,
+        wilds=tuple(sorted(table.wilds)),
         phase=what,
         decisions=(),
         findings=(),

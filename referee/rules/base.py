@@ -1,21 +1,30 @@
-"""The base ruleset: flags for what is allowed, small hooks for what differs, named options.
+"""The base ruleset: the parts a rule book composes, its flags, its options and its hooks.
 
-A variant subclasses Ruleset, sets its flags, lists its options ([REC] rulings with the
-SPEC default) and overrides the few hooks where its rule book differs. The replay loop
-(referee/referee.py) and the shape analysis (referee/shapes.py) are shared and never copied.
+A variant subclasses Ruleset the way a python-chess variant subclasses Board: it sets a few
+class attributes (the tile set, the shapes, what calls exist), picks its parts in `configure`
+(the end of the wall, kong resolution, wildcards, ready declarations, the 漏胡 rule, the
+add-ons after the hand), lists its options ([REC] rulings with the SPEC default) and overrides
+the few hooks where its rule book differs. Hooks see a read-only TableView (referee/state.py),
+never the replay. The replay loop (referee/referee.py), the move generator (referee/legal.py)
+and the shape analysis (referee/shapes.py) are shared and never copied.
 """
 from __future__ import annotations
 
 import operator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Mapping
 
 from referee import shapes
 from referee import tiles as T
-from referee.state import ADDED, PON, Meld, Wall
+from referee.parts.kongs import TailReplacement
+from referee.parts.missed import NoMissedWinRule
+from referee.parts.ready import NoReady
+from referee.parts.walls import PlayToTheEnd
+from referee.parts.wilds import NoWilds
+from referee.outcome import NO_WILDS, KongInfo, Outcome, WinInfo
+from referee.state import ADDED, PON, Meld
 
-NO_MISSED_WIN_RULE = "none"  # 漏胡 has no consequence (HB-A14)
-REPLACEMENT, DASHAI = "replacement", "dashai"  # how a kong is resolved
+__all__ = ["KongInfo", "Option", "Outcome", "Ruleset", "RulesetError", "WinInfo"]
 _ORPHANS_OF = operator.itemgetter(*T.TERMINALS_AND_HONORS)
 
 
@@ -49,46 +58,6 @@ class Option:
         return text
 
 
-@dataclass
-class WinInfo:
-    """One winner as the replay saw it."""
-    seat: int
-    kind: str  # actions.SELF_WIN, RON or ROB_WIN
-    tile: int
-    from_seat: int | None  # the discarder or robbed konger; None for a self-draw
-    hand: list[int]  # concealed tiles including the winning tile
-    melds: list[Meld]
-    event_index: int
-    after_replacement: bool = False  # self-draw on a kong replacement or 打筛 tile (杠上开花)
-    last_tile: bool = False  # won with the last live tile (海底)
-    instant: tuple[str, ...] = ()  # 起手/instant hands declared (Ningxiang), no shape needed
-    opening: bool = False  # the dealer's dealt fourteen (天胡)
-    ready: bool = False  # the seat had declared 听/报听
-    on_kong_reveal: bool = False  # a win on another seat's 打筛 tile (杠上炮)
-
-
-@dataclass
-class KongInfo:
-    seat: int
-    kong_kind: str
-    tile: int
-    from_seat: int | None
-    event_index: int
-
-
-@dataclass
-class Outcome:
-    """How the hand ended: the input to settlement and to the dealer rule."""
-    dealer: int
-    wins: list[WinInfo] = field(default_factory=list)
-    kongs: list[KongInfo] = field(default_factory=list)
-    exhaustive: bool = False  # 荒庄 / 流局
-    haidi_taker: int | None = None  # who took the 海底 tile in a drawn hand (Ningxiang dealer rule)
-    all_feng_dong: bool = False  # all four chose 封东 at the start
-    birds: list[int] = field(default_factory=list)  # 扎鸟 tiles
-    birds_logged: bool = False
-
-
 class Ruleset:
     name = "base"
     title = ""
@@ -103,20 +72,14 @@ class Ruleset:
     chi_from_left_only = True
     multiple_ron = True  # 一炮多响
     robbable_kongs: tuple[str, ...] = (ADDED,)
-    # 听 declared together with a discard, and what it locks.
-    ready_with_discard = False
-    ready_locks_discard = False
-    ready_forbids_pon = False
-    ready_kong_keeps_tenpai = False
-    missed_win_rule = NO_MISSED_WIN_RULE  # or "any_until_draw", "same_kind_until_draw"
-    # Variant mechanisms, off in the base.
-    kong_draws = REPLACEMENT  # or DASHAI: two tiles revealed from the wall (Ningxiang)
-    haidi_roaming = False  # 海底漫游: the last tile is offered around the table
-    has_indicator = False  # a flipped indicator tile sets the wildcards (正王, 鬼, 宝)
-    opening_ready = False  # 报听 right after the deal, without a discard
-    has_feng_dong = False
-    has_instant_hands = False  # 起手 hands declared by any seat right after the deal
     options: tuple[Option, ...] = ()
+    # Parts, replaced in configure() by the variants that have them.
+    wall_end = PlayToTheEnd()
+    kong_draw = TailReplacement()
+    wilds = NoWilds()
+    ready = NoReady()
+    missed_win = NoMissedWinRule()
+    after_hand: tuple = ()  # parts that act when the hand is over (birds, horses)
 
     def __init__(self, values: Mapping[str, str] | None = None):
         known = {o.name: o for o in self.options}
@@ -125,54 +88,55 @@ class Ruleset:
             if key not in known:
                 raise RulesetError(f"unknown rule option {key!r} for ruleset {self.name}")
             self.values[key] = known[key].parse(text)
+        self.kind_set = frozenset(self.tile_kinds)
+        self.configure()
+        self.declarations = {kind: part.on_event for part in (self.wilds, self.ready) for kind in part.events}
+        self.declarations.update(self.own_declarations())
 
     def __getitem__(self, option: str):
         return self.values[option]
 
-    # A ruleset instance judges one hand: a flipped indicator sets its wildcards.
-    indicator: int | None = None
-    wild_kinds: frozenset[int] = frozenset()
+    def configure(self) -> None:
+        """Pick the parts from the option values (a variant overrides this)."""
 
-    def set_indicator(self, tile: int) -> None:
-        self.indicator = tile
+    def own_declarations(self) -> dict:
+        """Event kinds outside the turn order this rule book handles itself: kind -> handler(replay, event),
+        returning False when the event is not one (then the loop treats it as usual)."""
+        return {}
 
-    def split_wilds(self, hand: list[int]) -> tuple[list[int], int]:
-        """(natural tiles, number of wildcards) of a concealed hand."""
-        if not self.wild_kinds:
-            return hand, 0
-        naturals, wilds = list(hand), 0
-        for t in self.wild_kinds:
-            wilds += naturals[t]
-            naturals[t] = 0
-        return naturals, wilds
-
-    # -- what a variant forbids beyond the common rules -------------------------------------
-    def forbid(self, replay, seat: int, action) -> tuple[str, str] | None:
+    # -- what a variant forbids beyond the common rules (hooks see a TableView) ---------------
+    def forbid(self, view, seat: int, action) -> tuple[str, str] | None:
         """(code, detail) if the variant forbids this action for this seat now, else None.
 
-        The replay supplies the context (phase, seat flags); the common checks (tiles held,
-        shapes, priority, the ready lock) are the replay's own.
+        The common checks (tiles held, shapes, priority, the ready lock) are the move
+        generator's own (referee/legal.py); this hook adds what the rule book forbids besides.
         """
         return None
+
+    def ready_conditions(self, view, seat: int, action, hand: tuple[int, ...], melds) -> tuple[str, str] | None:
+        """Conditions on a ready declaration beyond a ready hand (e.g. 哈尔滨's 开门, 幺九, 刻)."""
+        return None
+
+    def drawn_wild_wins(self, view, seat: int, tile: int) -> bool:
+        """May the seat win by using the tile it has just drawn (in its hand now) as a wildcard
+        (哈尔滨/大连 摸宝)? Wildcards of the whole table are the table's, not this hook's."""
+        return False
 
     def allows_multiple_ron(self, last_tile: bool) -> bool:
         return self.multiple_ron
 
-    def may_borrow_kong(self, melds: list[Meld], tile: int) -> bool:
+    def may_borrow_kong(self, view, seat: int, tile: int) -> bool:
         return False
 
-    def instant_hands(self, hand: list[int], melds: list[Meld], opening: bool) -> tuple[str, ...]:
-        """Hands that win without a shape (Ningxiang 起手 hands); none in the base."""
+    def instant_hands(self, view, hand: list[int], melds: list[Meld], opening: bool) -> tuple[str, ...]:
+        """Hands that win without a shape (宁乡 起手 hands); none in the base."""
         return ()
 
-    def best_tile(self, replay, seat: int, tiles: list[int], source: int) -> int:
+    def best_tile(self, view, seat: int, tiles: list[int], source: int) -> int:
         """The tile a seat is settled on when it could take more than one (NX-A10)."""
         return tiles[0]
 
-    def bird_count(self, remaining: int, outcome: "Outcome") -> int:
-        return 0
-
-    def explain_mismatch(self, outcome: "Outcome", claimed) -> tuple[str, str] | None:
+    def explain_mismatch(self, outcome: Outcome, claimed) -> tuple[str, str] | None:
         """A more specific code for a claimed settlement that differs from ours, if one fits."""
         return None
 
@@ -181,21 +145,34 @@ class Ruleset:
     def wall_size(self) -> int:
         return len(self.tile_kinds) * self.copies
 
-    def live_tiles(self, wall: Wall) -> int:
+    def live_tiles(self, wall) -> int:
         """Tiles a normal draw may still take; at 0 with a draw due the hand is drawn."""
-        return wall.remaining
+        return self.wall_end.live(wall)
 
     # -- shapes -----------------------------------------------------------------------------
-    def is_win(self, hand: list[int], melds: list[Meld]) -> bool:
+    @staticmethod
+    def split_wilds(hand: list[int], wilds: frozenset[int] = NO_WILDS) -> tuple[list[int], int]:
+        """(natural tiles, number of wildcards) of a concealed hand."""
+        if not wilds:
+            return hand, 0
+        naturals, count = list(hand), 0
+        for t in wilds:
+            count += naturals[t]
+            naturals[t] = 0
+        return naturals, count
+
+    def is_win(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS,
+               room: list[int] | None = None) -> bool:
         """Is this concealed hand (winning tile included) with these melds a winning shape?"""
         if max(hand) > self.copies:
             return False  # a logged fifth copy (already a violation) wins nothing
-        naturals, wilds = self.split_wilds(hand)
-        if shapes.is_standard_win(naturals, wilds):
+        naturals, count = self.split_wilds(hand, wilds)
+        if shapes.is_standard_win(naturals, count, room=room):
             return True
         return not melds and (
-            self.seven_pairs and shapes.is_seven_pairs(naturals, wilds)
-            or self.thirteen_orphans and shapes.is_thirteen_orphans(naturals, wilds, self.orphan_pair_kinds()))
+            self.seven_pairs and shapes.is_seven_pairs(naturals, count, room=room)
+            or self.thirteen_orphans and shapes.is_thirteen_orphans(naturals, count, self.orphan_pair_kinds(),
+                                                                    room=room))
 
     def win_shapes(self, hand: list[int], melds: list[Meld]) -> list[str]:
         found = []
@@ -215,12 +192,14 @@ class Ruleset:
         """Tiles this seat may 补杠 now: a 碰 of the tile plus a fourth one in hand."""
         return [m.tile for m in melds if m.kind == PON and hand[m.tile]]
 
-    def waits(self, hand: list[int], melds: list[Meld]) -> tuple[int, ...]:
+    def waits(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS,
+              room: list[int] | None = None) -> tuple[int, ...]:
         """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check)."""
-        if not self._may_be_ready(hand, melds):
+        if not self._may_be_ready(hand, melds, wilds):
             return ()
-        if self.wild_kinds:  # a drawn tile may itself be wild: try every kind the slow way
-            return shapes.waits(hand, win=lambda counts, _wilds: self.is_win(counts, melds), kinds=self.tile_kinds)
+        if wilds:  # a drawn tile may itself be wild: try every kind the slow way
+            return shapes.waits(hand, win=lambda counts, _w: self.is_win(counts, melds, wilds, room),
+                                kinds=self.tile_kinds)
         found = set(shapes.waits(hand, kinds=self.tile_kinds))  # the fast, per-suit path
         if not melds:
             trial = list(hand)
@@ -239,24 +218,24 @@ class Ruleset:
                     trial[t] -= 1
         return tuple(sorted(found))
 
-    def _may_be_ready(self, hand: list[int], melds: list[Meld]) -> bool:
+    def _may_be_ready(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> bool:
         """Cheap necessary condition for tenpai, so most hands skip the full wait search."""
         if max(hand) > self.copies:
             return False
-        naturals, wilds = self.split_wilds(hand)
-        if shapes.standard_cost(naturals) <= wilds + 1:
+        naturals, count = self.split_wilds(hand, wilds)
+        if shapes.standard_cost(naturals) <= count + 1:
             return True
         if melds:
             return False
         # list.count and itemgetter run in C: these two checks run on almost every hand.
-        if self.seven_pairs and naturals.count(2) + naturals.count(3) + 2 * naturals.count(4) + wilds >= 6:
+        if self.seven_pairs and naturals.count(2) + naturals.count(3) + 2 * naturals.count(4) + count >= 6:
             return True
-        if self.thirteen_orphans and 13 - _ORPHANS_OF(naturals).count(0) + wilds >= 12:
+        if self.thirteen_orphans and 13 - _ORPHANS_OF(naturals).count(0) + count >= 12:
             return True
         return False
 
-    def is_tenpai(self, hand: list[int], melds: list[Meld]) -> bool:
-        return bool(self.waits(hand, melds))
+    def is_tenpai(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> bool:
+        return bool(self.waits(hand, melds, wilds))
 
     # -- settlement -------------------------------------------------------------------------
     def settle(self, outcome: Outcome):

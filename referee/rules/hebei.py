@@ -10,9 +10,12 @@ from itertools import permutations
 
 from referee import actions as A
 from referee import tiles as T
+from referee.parts import missed
+from referee.parts.extras import KongMoney
+from referee.parts.ready import DiscardReady, ReadyLock
+from referee.parts.walls import Reserve
 from referee.rules.base import Option, Outcome, Ruleset, WinInfo
 from referee.scoring import PUNG, HandView, Ledger, Pattern, best_reading, readings
-from referee.state import CONCEALED, EXPOSED, Wall
 from referee.verdict import PatternScore, Settlement
 
 FIVE_MAN = 4  # 5万, the tile of 捉五
@@ -26,7 +29,6 @@ class Hebei(Ruleset):
     seven_pairs = True
     thirteen_orphans = True
     chi_allowed = False  # HB.2 "不能吃牌"
-    ready_with_discard = True  # HB.3 听 is declared with a discard
     # robbable_kongs keeps the base default: only a 补杠 can be robbed (HB-A6).
     options = (
         Option("hb_multiple_ron", True, "一炮多响: every seat that declares 胡 on one discard wins", "HB-A1"),
@@ -52,19 +54,19 @@ class Hebei(Ruleset):
                "HB-A14", choices=("none", "same_kind_until_draw", "any_until_draw")),
     )
 
-    def __init__(self, values=None):
-        super().__init__(values)
-        self.multiple_ron = self["hb_multiple_ron"]
-        self.missed_win_rule = self["hb_missed_win_rule"]
-        lock = self["hb_ready_lock"] and self["hb_ready_checks"]
-        self.ready_locks_discard = self.ready_forbids_pon = self.ready_kong_keeps_tenpai = lock
-        self.patterns = self._patterns()
-        self.reserve, self.odd_tail_excluded = self["hb_reserve_tiles"], self["hb_odd_tail_tile_excluded"]
+    # HB-A4: after 听, discard the drawn tile, no 碰, kongs only if still ready.
+    READY_LOCK = ReadyLock("READY_LOCK_BREACH", "READY_PON", "READY_KONG_BREAKS_TENPAI")
+    # HB.6.3: 放杠 3 from the discarder, 补杠 1 and 暗杠 2 from each; void in 荒庄.
+    KONG_MONEY = KongMoney(exposed=3, added=1, concealed=2, void_in_draw=True)
 
-    # -- HB.1 the wall: the last 6 stacks stay, and so does an odd tile left by replacements --
-    def live_tiles(self, wall: Wall) -> int:
-        odd_tail = wall.replacements % 2 if self.odd_tail_excluded else 0
-        return wall.back - wall.front - self.reserve - odd_tail
+    def configure(self) -> None:
+        self.multiple_ron = self["hb_multiple_ron"]
+        self.missed_win = missed.RULES[self["hb_missed_win_rule"]]
+        lock = self["hb_ready_lock"] and self["hb_ready_checks"]
+        self.ready = DiscardReady(self.READY_LOCK if lock else None)  # HB.3: 听 with a discard, worth nothing
+        # HB.1, HB-A5: the last 6 stacks stay, and so does an odd tile left by replacements.
+        self.wall_end = Reserve(self["hb_reserve_tiles"], odd_tail=self["hb_odd_tail_tile_excluded"])
+        self.patterns = self._patterns()
 
     # -- HB.5 winning shapes ----------------------------------------------------------------
     def orphan_pair_kinds(self):
@@ -166,15 +168,7 @@ class Hebei(Ruleset):
             for payer in payers:
                 base = self.base_per_payer(win, payer, outcome.dealer)
                 ledger.pay(payer, win.seat, (base + fan) * multiplier, f"{win.kind}: base {base} + {fan} ({names})")
-        if not outcome.exhaustive:  # HB.6.3: "荒庄时，不计杠分"
-            for kong in outcome.kongs:
-                if kong.kong_kind == EXPOSED:
-                    ledger.pay(kong.from_seat, kong.seat, 3 * multiplier, "放杠", kong=True)
-                else:
-                    each, label = (2, "暗杠") if kong.kong_kind == CONCEALED else (1, "明杠")
-                    for payer in range(4):
-                        if payer != kong.seat:
-                            ledger.pay(payer, kong.seat, each * multiplier, label, kong=True)
+        self.KONG_MONEY.pay(ledger, outcome, multiplier)  # HB.6.3: "荒庄时，不计杠分"
         if self["hb_cap"] > 0:
             ledger.cap(self["hb_cap"])
         return Settlement(

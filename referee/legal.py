@@ -1,0 +1,207 @@
+"""The move generator: whether an action is legal for a seat now, and every legal action.
+
+The judge (referee/referee.py) asks why a logged action is not legal; the simulator and the
+trace ask for the whole legal set, which is built from the same checks, so the two can never
+disagree. Each check returns None when the action is legal, else (code, detail). The order is
+the same everywhere: the physical checks (tiles held, the wall), then the ruleset's `forbid`
+hook, then the ready lock, then the declaration's own conditions.
+"""
+from __future__ import annotations
+
+from referee import actions as A
+from referee import tiles as T
+from referee.state import CONCEALED, KONG, PON, Meld, TableView
+
+Issue = tuple[str, str] | None
+
+
+class Legality:
+    def __init__(self, table, rules, live, phase):
+        self.table, self.rules = table, rules
+        self.live = live  # () -> live tiles
+        self.phase = phase  # () -> the current phase
+        self.view = TableView(self)
+        self._waits: list[tuple | None] = [None] * 4  # per seat: (version, tiles key, waits)
+
+    # -- hands ------------------------------------------------------------------------------
+    def room(self, melds) -> list[int] | None:
+        """Copies each kind may still total in a concealed hand, where wilds could overstep it."""
+        table = self.table
+        if not table.wilds:
+            return None
+        room = [self.rules.copies - d for d in table.dead]
+        for m in melds:
+            for t in m.tiles:
+                room[t] -= 1
+        return [max(r, 0) for r in room]  # a 借子杠 holds the indicator, already counted as out of play
+
+    def is_win(self, hand: list[int], melds) -> bool:
+        return self.rules.is_win(hand, melds, self.table.wilds, self.room(melds))
+
+    def waits_of_hand(self, hand: list[int], melds) -> tuple[int, ...]:
+        return self.rules.waits(hand, melds, self.table.wilds, self.room(melds))
+
+    def waits(self, seat: int) -> tuple[int, ...]:
+        """The seat's waits, recomputed only when its own tiles have changed (they are asked
+        for on every other seat's discard)."""
+        s = self.table.seats[seat]
+        cached = self._waits[seat]
+        if cached is not None and cached[0] == s.version:
+            return cached[2]  # untouched since: the usual case for the three seats not acting
+        key = (*s.hand, len(s.melds))
+        if cached is None or cached[1] != key:  # a draw then a discard of it leaves the same tiles
+            cached = (s.version, key, self.waits_of_hand(s.hand, s.melds))
+        self._waits[seat] = (s.version, key, cached[2])
+        return cached[2]
+
+    def forget_waits(self) -> None:
+        """The wilds changed: every cached wait is stale."""
+        self._waits = [None] * 4
+
+    def hand_after_kong(self, seat: int, tile: int, from_hand: int) -> tuple[list[int], list[Meld]]:
+        s = self.table.seats[seat]
+        after = list(s.hand)
+        after[tile] -= from_hand
+        melds = [m for m in s.melds if not (m.kind == PON and m.tile == tile)]
+        return after, melds + [Meld(KONG, tile, None, CONCEALED)]
+
+    def opening(self, seat: int) -> bool:
+        """Before the seat's first discard (起手)."""
+        return self.table.deal_window or not self.table.seats[seat].discarded
+
+    def self_wins(self, seat: int) -> bool:
+        """Does the seat's hand (its drawn tile included) win as it stands?"""
+        s = self.table.seats[seat]
+        return (self.is_win(s.hand, s.melds) or bool(self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat)))
+                or s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn))
+
+    # -- checks -----------------------------------------------------------------------------
+    def why_not_discard(self, seat: int, action: A.Action) -> Issue:
+        s, tile = self.table.seats[seat], action.tile
+        if not s.hand[tile]:
+            return "DISCARD_NOT_HELD", f"seat {seat} discarded {T.label(tile)} but holds {s.concealed()}"
+        rules = self.rules
+        issue = rules.forbid(self.view, seat, A.Action(A.DISCARD, tile)) or rules.ready.lock_issue(self, seat, action)
+        if issue or action.kind == A.DISCARD:
+            return issue
+        if action.kind not in rules.ready.declares:
+            return "ILLEGAL_ACTION", f"{rules.name} has no {A.DECLARES[action.kind]} declaration with a discard"
+        after = list(s.hand)
+        after[tile] -= 1
+        return rules.ready.declaration_issue(self, seat, action, after, s.melds)
+
+    def why_not_self_win(self, seat: int, phase) -> Issue:
+        s = self.table.seats[seat]
+        if not phase.drew:
+            return "FALSE_WIN", f"seat {seat} declared 自摸 without drawing a tile"
+        if not self.self_wins(seat):
+            return "FALSE_WIN", f"seat {seat} declared 自摸 with {s.concealed()}{melds_text(s)}, not a winning hand"
+        action = A.Action(A.SELF_WIN, s.drawn)
+        return self.win_issue(seat, action, s.drawn) or self.rules.forbid(self.view, seat, action)
+
+    def win_issue(self, seat: int, action: A.Action, tile: int | None) -> Issue:
+        """The common conditions on any win beyond its shape: 漏胡 marks and the 听 requirement."""
+        s = self.table.seats[seat]
+        issue = self.rules.missed_win.issue(s, action, tile)
+        if issue is None and self.rules.ready.required_to_win and not s.ready:
+            issue = "WIN_WITHOUT_READY", f"seat {seat} has not declared 听 and may not win"
+        return issue
+
+    def why_not_own_kong(self, seat: int, action: A.Action, phase) -> Issue:
+        s, tile, rules = self.table.seats[seat], action.tile, self.rules
+        if not phase.drew:
+            return "ILLEGAL_CALL", f"seat {seat} may not kong in the turn it called (only after a draw)"
+        if action.kind == A.KONG_CONCEALED and s.hand[tile] != 4:
+            return "ILLEGAL_CALL", f"暗杠 {T.label(tile)} needs four in hand; seat {seat} holds {s.hand[tile]}"
+        if action.kind == A.KONG_ADDED and tile not in rules.added_kong_tiles(s.hand, s.melds, s.drawn):
+            return "ILLEGAL_CALL", f"补杠 {T.label(tile)} needs a 碰 of it and the fourth tile in hand"
+        if action.kind == A.KONG_BORROWED and not rules.may_borrow_kong(self.view, seat, tile):
+            return "ILLEGAL_CALL", f"借子开杠 {T.label(tile)} needs a 碰 of the 正王"
+        return (rules.kong_draw.why_not_kong(self) or rules.forbid(self.view, seat, action)
+                or rules.ready.lock_issue(self, seat, action))
+
+    def why_not_ron(self, seat: int, tile: int, action: A.Action) -> Issue:
+        s = self.table.seats[seat]
+        if tile not in self.waits(seat):
+            return "FALSE_WIN", (f"seat {seat} declared 胡 on {T.label(tile)} with {s.concealed()}"
+                                 f"{melds_text(s)}, not a winning hand")
+        return self.win_issue(seat, action, tile) or self.rules.forbid(self.view, seat, action)
+
+    def can_ron(self, seat: int, tile: int, action: A.Action | None = None) -> bool:
+        if tile not in self.waits(seat):
+            return False  # the common answer, found without building anything
+        return self.why_not_ron(seat, tile, action or A.Action(A.RON, tile)) is None
+
+    def why_not_call(self, seat: int, action: A.Action, discarder: int) -> Issue:
+        s, tile, rules = self.table.seats[seat], action.tile, self.rules
+        if action.kind in (A.CHI, A.CHI_READY):
+            if not rules.chi_allowed:
+                return "CHI_FORBIDDEN", f"seat {seat} took {T.label(tile)} by 吃; {rules.name} has no 吃"
+            if rules.chi_from_left_only and action.kind == A.CHI and seat != self.table.next_seat(discarder):
+                return "CHI_NOT_FROM_LEFT", f"吃 only from the 上家; seat {discarder} is not seat {seat}'s 上家"
+        elif action.kind == A.PON:
+            if s.hand[tile] < 2:
+                return "ILLEGAL_CALL", f"碰 {T.label(tile)} needs a pair; seat {seat} holds {s.hand[tile]}"
+        else:
+            if s.hand[tile] != 3:
+                return "ILLEGAL_CALL", f"明杠 {T.label(tile)} needs three in hand; seat {seat} holds {s.hand[tile]}"
+            issue = rules.kong_draw.why_not_kong(self)
+            if issue:
+                return issue
+        return rules.forbid(self.view, seat, action) or rules.ready.lock_issue(self, seat, action)
+
+    # -- legal action sets (for traces, the simulator, and explaining an illegal action) -----
+    def turn_actions(self, seat: int, phase) -> list[A.Action]:
+        s, rules = self.table.seats[seat], self.rules
+        legal: list[A.Action] = []
+        if self.why_not_self_win(seat, phase) is None:
+            legal.append(A.Action(A.SELF_WIN, s.drawn))
+        kongs = [A.Action(A.KONG_CONCEALED, t) for t in range(T.KINDS) if s.hand[t] == 4]
+        kongs += [A.Action(A.KONG_ADDED, t) for t in rules.added_kong_tiles(s.hand, s.melds, s.drawn)]
+        kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
+                  if rules.may_borrow_kong(self.view, seat, m.tile)]
+        legal += [a for a in kongs if self.why_not_own_kong(seat, a, phase) is None]
+        for t in range(T.KINDS):
+            if s.hand[t]:
+                for kind in (A.DISCARD, *rules.ready.declares):
+                    if kind in A.DISCARDS and self.why_not_discard(seat, A.Action(kind, t)) is None:
+                        legal.append(A.Action(kind, t))
+        return legal
+
+    def claim_actions(self, seat: int, phase) -> list[A.Action]:
+        tile = phase.tile
+        legal = [A.Action(A.PASS)]
+        if self.can_ron(seat, tile):
+            legal.append(A.Action(A.RON, tile))
+        for kind in (A.PON, A.KONG_EXPOSED):
+            if self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
+                legal.append(A.Action(kind, tile))
+        if self.rules.chi_allowed:
+            for kind in (A.CHI, *[k for k in self.rules.ready.declares if k == A.CHI_READY]):
+                for low in self.chi_options(seat, tile):
+                    if self.why_not_call(seat, A.Action(kind, low), phase.discarder) is None:
+                        legal.append(A.Action(kind, low))
+        return legal
+
+    def rob_actions(self, seat: int, phase) -> list[A.Action]:
+        legal = [A.Action(A.PASS)]
+        if self.can_ron(seat, phase.tile, A.Action(A.ROB_WIN, phase.tile)):
+            legal.append(A.Action(A.ROB_WIN, phase.tile))
+        return legal
+
+    def chi_options(self, seat: int, tile: int) -> list[int]:
+        """Lowest tiles of the sequences the seat could complete with this tile."""
+        if T.is_honor(tile):
+            return []
+        hand, rank = self.table.seats[seat].hand, T.rank_of(tile)
+        lows = []
+        for low_rank in (rank - 2, rank - 1, rank):
+            if 1 <= low_rank <= 7:
+                low = tile - (rank - low_rank)
+                if all(hand[t] for t in (low, low + 1, low + 2) if t != tile):
+                    lows.append(low)
+        return lows
+
+
+def melds_text(s) -> str:
+    return "".join(f" [{m}]" for m in s.melds)

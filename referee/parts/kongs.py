@@ -1,0 +1,180 @@
+"""How a completed kong is resolved: a replacement tile from the tail, or 打筛."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee import actions as A
+from referee import tiles as T
+from referee.phases import DrawDue, Ended, Phase
+
+UNKNOWN = -1  # a wall position the platform did not log
+
+
+class TailReplacement:
+    """补牌: the konger draws one tile from the back of the wall; the kong needs a live tile."""
+    draws_replacement = True
+
+    def closer(self, seat: int):
+        """The kind of event that carries a kong on (its tile is not read)."""
+        from referee.proto import record_pb2 as pb
+
+        return pb.Event(seat=seat, draw=pb.Draw(replacement=True))
+
+    def why_not_kong(self, replay) -> tuple[str, str] | None:
+        if replay.live() < 1:
+            return "DRAW_FROM_RESERVE", "a kong with no live tile left for its replacement"
+        return None
+
+    def after_kong(self, replay, seat: int) -> Phase:
+        return DrawDue(seat, replacement=True)
+
+
+class Dashai:
+    """打筛 (SPEC NX.2): instead of a replacement, two tiles are revealed from the front of the
+    wall. The konger may win on either (杠上开花, once per winning tile); else the nearest seat
+    that can win on one wins (杠上炮); else both go to the konger's river, nobody may call them,
+    and the konger's 下家 draws. After its 打筛 the konger may only draw and discard."""
+    LOCK = "打筛"
+    draws_replacement = False
+
+    def closer(self, seat: int):
+        from referee.proto import record_pb2 as pb
+
+        return pb.Event(seat=seat, dashai=pb.DashaiReveal())
+
+    def __init__(self, needs_two_tiles: bool, code: str):
+        self.needs_two_tiles = needs_two_tiles  # NX-A19
+        self.code = code  # the ruleset's code for a kong its 打筛 cannot follow
+
+    def why_not_kong(self, replay) -> tuple[str, str] | None:
+        if self.needs_two_tiles and replay.table.wall.remaining < 2:
+            return self.code, "a kong needs two tiles left in the wall for 打筛"
+        return None
+
+    def after_kong(self, replay, seat: int) -> Phase:
+        return DashaiDue(seat)
+
+
+@dataclass
+class DashaiDue(Phase):
+    """The konger is to reveal its two 打筛 tiles."""
+    konger: int
+    name = "dashai_due"
+
+    def on_event(self, replay, kind, event):
+        if kind != "dashai" or event.seat != self.konger:
+            replay.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {self.konger} is to "
+                        f"reveal its 打筛 tiles", fatal=True)
+        logged = [replay.event_tile(code, event.seat) for code in event.dashai.tiles]
+        wall = replay.table.wall
+        count = min(2, wall.remaining)
+        if len(logged) != count:
+            replay.flag("DRAW_MISMATCH", self.konger, f"打筛 reveals {len(logged)} tiles; {count} were due",
+                        fatal=True)
+        tiles = []
+        for t in logged:
+            expected = wall.take_front()
+            if expected == UNKNOWN:
+                replay.count_unlogged(self.konger, t)
+            elif expected != t:
+                replay.flag("DRAW_MISMATCH", self.konger, f"打筛 reveals {T.label(t)} where the wall holds "
+                            f"{T.label(expected)}")
+            tiles.append(t)
+        replay.table.seats[self.konger].locks[Dashai.LOCK] = False  # draw and discard only; winning stays
+        replay.phase = DashaiWindow(self.konger, tuple(tiles), replay.index)
+
+    def legal(self, replay, seat):
+        return [A.Action(A.REVEAL)] if seat == self.konger else []
+
+    def seat_to_act(self):
+        return self.konger
+
+    def event_for(self, replay, seat: int, action: A.Action):
+        from referee.proto import record_pb2 as pb
+
+        wall = replay.table.wall
+        shown = wall.tiles[wall.front:wall.front + min(2, wall.remaining)]
+        return pb.Event(seat=seat, dashai=pb.DashaiReveal(tiles=[T.to_proto(t) for t in shown]))
+
+    def describe(self):
+        return f"seat {self.konger} is to reveal its 打筛 tiles"
+
+
+@dataclass
+class DashaiWindow(Phase):
+    """The window on the two revealed tiles."""
+    konger: int
+    tiles: tuple[int, ...]
+    index: int
+    declared: dict = field(default_factory=dict)  # seat -> list of (Action, event index)
+    window = True
+    name = "dashai"
+
+    def self_wins(self, replay, tile: int) -> bool:
+        s = replay.table.seats[self.konger]
+        hand = list(s.hand)
+        hand[tile] += 1
+        return replay.rules.is_win(hand, s.melds, replay.table.wilds)
+
+    def declare(self, replay, kind, event):
+        if kind not in ("win", "pass"):
+            return False
+        seat = event.seat
+        if kind == "pass":
+            self.declared.setdefault(seat, [])
+            return True
+        tile = replay.event_tile(event.win.tile, seat) if event.win.tile else self.tiles[0]
+        if tile not in self.tiles:
+            replay.flag("FALSE_WIN", seat, f"seat {seat} declared 胡 on {T.label(tile)}, which is not a revealed "
+                        f"打筛 tile", fatal=True)
+        if seat == self.konger:
+            if not self.self_wins(replay, tile):
+                replay.flag("FALSE_WIN", seat, f"seat {seat} declared 杠上开花 on {T.label(tile)}, which does not "
+                            f"complete its hand", fatal=True)
+            action = A.Action(A.SELF_WIN, tile)
+        else:
+            action = A.Action(A.RON, tile)
+            replay.flag_issue(replay.legality.why_not_ron(seat, tile, action), seat, fatal=True)
+        self.declared.setdefault(seat, []).append((action, replay.index))
+        return True
+
+    def close(self, replay, closer):
+        konger, declared, table = self.konger, self.declared, replay.table
+        own = [(a, i) for a, i in declared.get(konger, []) if a.kind == A.SELF_WIN]
+        for tile in sorted(set(self.tiles) - {a.tile for a, _ in own}):
+            if self.self_wins(replay, tile):
+                replay.flag("MISSED_WIN", konger, f"seat {konger} could win on its 打筛 tile {T.label(tile)} and "
+                            f"did not", index=self.index)
+        if own:  # 杠上开花: once per winning tile ("两张都能胡则算胡2次")
+            for action, index in own:
+                replay.add_win(konger, A.SELF_WIN, action.tile, None, index, after_replacement=True)
+            replay.phase = Ended()
+            return
+        claimants = sorted((s for s, items in declared.items() if s != konger and items),
+                           key=lambda s: table.distance(konger, s))
+        if not claimants:  # passing a 杠上炮 is a missed win too (and starts a 漏胡 lock)
+            for seat in replay.others(konger):
+                for tile in sorted(set(self.tiles)):
+                    replay.check_missed_win(seat, A.Action(A.RON, tile), self)
+            table.seats[konger].river.extend(self.tiles)  # NX-A9: nobody may call them
+            replay.due_draw(table.next_seat(konger))
+            return
+        winner = claimants[0]
+        for seat in claimants[1:]:
+            replay.flag("DASHAI_RON_NOT_NEAREST", seat, f"seat {seat} won on seat {konger}'s 打筛 tile, but seat "
+                        f"{winner} is nearer and wins it alone (杠上炮)", index=declared[seat][0][1])
+        tile = replay.rules.best_tile(replay.view, winner, [a.tile for a, _ in declared[winner]], konger)
+        replay.add_win(winner, A.RON, tile, konger, declared[winner][0][1], on_kong_reveal=True)
+        replay.phase = Ended()
+
+    def legal(self, replay, seat):
+        legal = [A.Action(A.PASS)]
+        for tile in sorted(set(self.tiles)):
+            if seat == self.konger and self.self_wins(replay, tile):
+                legal.append(A.Action(A.SELF_WIN, tile))
+            elif seat != self.konger and replay.legality.can_ron(seat, tile):
+                legal.append(A.Action(A.RON, tile))
+        return legal
+
+    def order(self, replay):
+        return [self.konger] + replay.others(self.konger)

@@ -1,0 +1,78 @@
+"""漏胡: what a seat loses by letting a win go.
+
+Every rule book reports a passed win (an info note, or a violation under 托管); this part says
+what it costs afterwards. The marks live on the seat (Seat.ron_locked, Seat.self_locked).
+"""
+from __future__ import annotations
+
+from referee import actions as A
+
+Issue = tuple[str, str] | None
+RON_LOCKED = "RON_AFTER_MISSED_WIN"
+
+
+class NoMissedWinRule:
+    """No consequence (河北 HB-A14, 推倒胡 TDH-A5, 哈尔滨 HRB-A4)."""
+    name = "none"
+
+    def passed(self, seat, win: A.Action) -> None:
+        """The seat let this win go."""
+
+    def moved(self, seat) -> None:
+        """The seat drew, called or made a kong (动牌)."""
+
+    def issue(self, seat, action: A.Action, tile: int) -> Issue:
+        """Why the seat may not make this win now, or None."""
+        return None
+
+
+class AnyUntilDraw(NoMissedWinRule):
+    """After passing a win on a discard, no win on any discard until the seat draws or calls
+    (宁乡 NX.4); self-draw is unaffected."""
+    name = "any_until_draw"
+
+    def passed(self, seat, win):
+        if win.kind != A.SELF_WIN:
+            seat.ron_locked = "all"
+
+    def moved(self, seat):
+        seat.ron_locked = None
+
+    def issue(self, seat, action, tile):
+        if action.kind != A.SELF_WIN and seat.ron_locked is not None and (
+                seat.ron_locked == "all" or tile in seat.ron_locked):
+            return RON_LOCKED, (f"seat {seat.index} passed a win and may not win on a discard until it draws or "
+                                f"changes its hand")
+        return None
+
+
+class SameKindUntilMove(AnyUntilDraw):
+    """After passing a win on a discard, no win on that tile kind until the seat next 动牌:
+    碰, 吃, 杠 or draws (鸡平胡 J.4)."""
+    name = "same_kind_until_draw"
+
+    def passed(self, seat, win):
+        if win.kind != A.SELF_WIN:
+            seat.ron_locked = (seat.ron_locked if isinstance(seat.ron_locked, set) else set()) | {win.tile}
+
+
+class Permanent(NoMissedWinRule):
+    """Passing a win on a discard forfeits every later win on a discard, and passing a
+    self-draw every later self-draw, for the rest of the hand (大连 DL.4, supplement S5)."""
+    name = "permanent"
+
+    def passed(self, seat, win):
+        if win.kind == A.SELF_WIN:
+            seat.self_locked = True
+        else:
+            seat.ron_locked = "all"
+
+    def issue(self, seat, action, tile):
+        if action.kind == A.SELF_WIN and seat.self_locked:
+            return RON_LOCKED, f"seat {seat.index} passed a self-drawn win earlier and may not win by self-draw"
+        if action.kind != A.SELF_WIN and seat.ron_locked is not None:
+            return RON_LOCKED, f"seat {seat.index} passed a win on a discard earlier and may not win on a discard"
+        return None
+
+
+RULES = {r.name: r for r in (NoMissedWinRule(), AnyUntilDraw(), SameKindUntilMove(), Permanent())}

@@ -1,0 +1,112 @@
+"""Ready declarations (听, 夹听, 报听): when a seat may declare, and what the declaration locks.
+
+A declaration is an action of its own (actions.READY_DISCARD, JIATING_DISCARD, CHI_READY,
+OPENING_READY). Its legality is the part's common check (not declared before, ready after it)
+plus the ruleset's `ready_conditions` hook (e.g. 哈尔滨's 开门/幺九/刻 conditions). The lock is a
+ReadyLock: discard the drawn tile, no calls, kongs only if they keep the hand ready.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee import actions as A
+from referee import tiles as T
+
+Issue = tuple[str, str] | None
+
+
+@dataclass(frozen=True)
+class ReadyLock:
+    """What a declared seat may no longer do. Messages name the declaration as the rule book does."""
+    discard_code: str  # a discard other than the tile just drawn
+    call_code: str  # a call (the kinds in `calls`)
+    kong_code: str  # a kong that breaks the ready hand (or changes its waits, with same_waits)
+    calls: tuple[str, ...] = (A.PON,)
+    same_waits: bool = False  # kongs must keep the declared waits, not just some wait
+    discard_text: str = "seat {seat} is 听 and drew {drawn} but discarded {tile}"
+    call_text: str = "seat {seat} is 听 and may not 碰"
+    kong_text: str = "after 杠 {tile} seat {seat}'s hand waits on nothing"
+    waits_text: str = "after 杠 {tile} seat {seat}'s waits change"
+
+    def issue(self, legality, seat: int, action: A.Action) -> Issue:
+        s = legality.table.seats[seat]
+        kind, tile = action.kind, action.tile
+        if kind in A.DISCARDS:
+            if s.drawn is not None and tile != s.drawn:
+                return self.discard_code, self.discard_text.format(seat=seat, drawn=T.label(s.drawn),
+                                                                   tile=T.label(tile))
+            return None
+        if kind in self.calls:
+            return self.call_code, self.call_text.format(seat=seat)
+        if kind in A.KONG_FROM_HAND:
+            hand, melds = legality.hand_after_kong(seat, tile, A.KONG_FROM_HAND[kind])
+            waits = legality.waits_of_hand(hand, melds)
+            if self.same_waits and waits != s.ready_waits:
+                return self.kong_code, self.waits_text.format(seat=seat, tile=T.label(tile))
+            if not waits:
+                return self.kong_code, self.kong_text.format(seat=seat, tile=T.label(tile))
+        return None
+
+
+class NoReady:
+    """No ready declaration (宁乡's 报听 aside, 推倒胡, 鸡平胡 (3))."""
+    declares: tuple[str, ...] = ()  # the action kinds that declare
+    events: tuple[str, ...] = ()  # declaration events this part handles
+    lock: ReadyLock | None = None
+    required_to_win = False  # only a declared seat may win (哈尔滨, 大连)
+
+    def declaration_issue(self, legality, seat: int, action: A.Action, hand: list[int], melds) -> Issue:
+        return None
+
+    def lock_issue(self, legality, seat: int, action: A.Action) -> Issue:
+        s = legality.table.seats[seat]
+        if s.ready and self.lock is not None:
+            return self.lock.issue(legality, seat, action)
+        return None
+
+
+class DiscardReady(NoReady):
+    """听 declared together with a discard (河北 HB.3, 哈尔滨 HRB.3, 大连 DL.3): legal when the
+    hand after the discard is ready and the ruleset's conditions hold; once only."""
+
+    def __init__(self, lock: ReadyLock | None, declares: tuple[str, ...] = (A.READY_DISCARD,),
+                 required_to_win: bool = False):
+        self.lock, self.declares, self.required_to_win = lock, declares, required_to_win
+
+    def declaration_issue(self, legality, seat, action, hand, melds):
+        s = legality.table.seats[seat]
+        if s.ready:
+            return "READY_TWICE", f"seat {seat} declared 听 again"
+        if not legality.waits_of_hand(hand, melds):
+            return "READY_NOT_TENPAI", (f"seat {seat} declared 听 discarding {T.label(action.tile)}, leaving "
+                                        f"{T.format_counts(hand)}, which waits on nothing")
+        return legality.rules.ready_conditions(legality.view, seat, action, tuple(hand), tuple(melds))
+
+
+class OpeningReady(NoReady):
+    """报听 (SPEC NX.3): a non-dealer whose dealt hand is ready declares it right after the deal
+    (after the indicator flip, before the dealer's first discard), without a discard."""
+    declares = (A.OPENING_READY,)
+    events = ("ready",)
+
+    def __init__(self, lock: ReadyLock, after_indicator: bool = True):
+        self.lock, self.after_indicator = lock, after_indicator
+
+    def on_event(self, replay, event) -> bool:
+        seat = event.seat
+        replay.flag_issue(self.declaration_issue(replay.legality, seat, A.Action(A.OPENING_READY), None, None), seat)
+        s = replay.table.seats[seat]
+        s.ready, s.ready_waits = A.BAOTING, replay.legality.waits(seat)
+        return True
+
+    def declaration_issue(self, legality, seat, action, hand, melds):
+        table = legality.table
+        s = table.seats[seat]
+        if seat == table.dealer:
+            return "BAOTING_BY_DEALER", f"seat {seat} is the dealer"
+        if not table.deal_window or (self.after_indicator and table.indicator is None) or s.ready:
+            return "BAOTING_OUT_OF_WINDOW", (f"seat {seat} declared 报听 outside the window between the 正王 "
+                                             f"flip and the dealer's first discard")
+        if not legality.waits(seat):
+            return "BAOTING_NOT_TENPAI", f"seat {seat}'s hand {s.concealed()} waits on nothing"
+        return legality.rules.ready_conditions(legality.view, seat, action, tuple(s.hand), tuple(s.melds))

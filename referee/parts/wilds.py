@@ -1,0 +1,84 @@
+"""Wildcards: which kinds stand for any tile in a concealed hand, and where they come from."""
+from __future__ import annotations
+
+from typing import Callable
+
+from referee import tiles as T
+
+UNKNOWN = -1  # a wall position the platform did not log
+
+
+class NoWilds:
+    """No wildcards (河北, 鸡平胡)."""
+    events: tuple[str, ...] = ()  # declaration events this part handles
+
+    def at_deal(self, table) -> None:
+        """Set the table's wilds when they are known before play."""
+
+    def event_due(self, replay):
+        """The event a platform logs for this part at the deal (the simulator writes it), or None."""
+        return None
+
+
+class FixedWild(NoWilds):
+    """The same kind is wild in every hand (e.g. 推倒胡's 白板做鬼 room option)."""
+
+    def __init__(self, kind: int):
+        self.kind = kind
+
+    def at_deal(self, table) -> None:
+        table.wilds = frozenset({self.kind})
+
+
+class FlippedIndicator(NoWilds):
+    """An indicator tile flipped after the deal sets the wildcards: 宁乡's 正王 (its two
+    neighbours are wild, and the flipped tile leaves play) or 推倒胡's 鬼 (the successor is wild,
+    and the indicator stays in the wall). The flip comes before the dealer's first discard."""
+    events = ("indicator",)
+
+    def __init__(self, wilds_of: Callable[[int], frozenset[int]], leaves_play: bool, kind: int = 1):
+        self.wilds_of = wilds_of
+        self.leaves_play = leaves_play
+        self.kind = kind  # IndicatorKind: KING (正王) or GHOST (鬼)
+
+    def event_due(self, replay):
+        """The platform flips the last tile of the wall."""
+        from referee.proto import record_pb2 as pb
+
+        wall = replay.table.wall
+        if replay.table.indicator is not None:
+            return None
+        return pb.Event(seat=replay.table.dealer, indicator=pb.IndicatorFlip(
+            kind=self.kind, tile=T.to_proto(wall.tiles[wall.back - 1]), wall_index=wall.back - 1))
+
+    def on_event(self, replay, event) -> bool:
+        table, seat = replay.table, event.seat
+        if table.indicator is not None or not table.deal_window:
+            replay.flag("ILLEGAL_ACTION", seat, "an indicator flip is not part of play here", fatal=True)
+        tile = replay.event_tile(event.indicator.tile, seat)
+        self.check_wall(replay, seat, tile, event.indicator.wall_index)
+        table.indicator = tile
+        table.wilds = self.wilds_of(tile)
+        if self.leaves_play:
+            table.dead[tile] += 1
+        replay.wilds_changed()
+        return True
+
+    def check_wall(self, replay, seat: int, tile: int, wall_index: int) -> None:
+        """The flipped tile must be the logged wall's; one that leaves play is taken out."""
+        table = replay.table
+        wall = table.wall
+        if wall.tiles and wall.tiles[0] == UNKNOWN:
+            if self.leaves_play:  # an indicator that stays is counted when it is drawn
+                table.seen[tile] += 1
+                wall.back -= 1
+            return
+        index = wall_index if wall_index else wall.back - 1
+        if not wall.front <= index < wall.back:
+            replay.flag("DRAW_MISMATCH", seat, f"the indicator is flipped at wall[{index}], outside the undrawn "
+                        f"wall", fatal=True)
+        if wall.tiles[index] != tile:
+            replay.flag("DRAW_MISMATCH", seat, f"the indicator is logged as {T.label(tile)} but wall[{index}] "
+                        f"holds {T.label(wall.tiles[index])}")
+        if self.leaves_play:
+            wall.remove(index)

@@ -1,0 +1,152 @@
+"""Phases of play: whose move it is and what kind of move, as small values the replay loop
+dispatches on.
+
+A phase either waits for one seat's event (`on_event`), or is a window that collects
+declarations from several seats (`declare`) and is resolved by the event that follows them
+(`close`). The generic phases here delegate to the replay's own handlers; a part of a ruleset
+(打筛, 海底漫游, ...) adds phases of its own by subclassing Phase, and the loop needs no change.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee import actions as A
+from referee import tiles as T
+from referee.proto import record_pb2 as pb
+
+
+class Phase:
+    window = False  # True for a window: several seats may declare before it is resolved
+    name = "phase"  # the decision window's name in traces
+
+    def on_event(self, replay, kind: str, event) -> None:
+        raise NotImplementedError
+
+    def declare(self, replay, kind: str, event) -> bool:
+        """Take one declaration in the window; False when the event closes the window instead."""
+        return False
+
+    def close(self, replay, closer) -> None:
+        """Resolve the window as if `closer` (an event, or None at the end) came next."""
+
+    def legal(self, replay, seat: int) -> list[A.Action]:
+        """What this seat may do now (empty if it has no decision here)."""
+        return []
+
+    def describe(self) -> str:
+        return "the hand is in play"
+
+    def order(self, replay) -> list[int]:
+        """A window's seats in the order they decide (for the simulator)."""
+        return []
+
+    def seat_to_act(self) -> int | None:
+        """The one seat a non-window phase waits for."""
+        return None
+
+    def event_for(self, replay, seat: int, action: A.Action) -> pb.Event:
+        """The event a platform logs for this action here (the simulator and the injector write it)."""
+        return A.to_event(seat, action, getattr(self, "tile", None))
+
+
+@dataclass
+class Turn(Phase):
+    seat: int
+    drew: bool  # holds a freshly drawn tile (self-draw win and own kongs possible)
+    replacement: bool = False  # that tile was a kong replacement
+    name = "turn"
+
+    def on_event(self, replay, kind, event):
+        replay.on_turn(kind, event, self)
+
+    def legal(self, replay, seat):
+        return replay.legality.turn_actions(seat, self) if seat == self.seat else []
+
+    def seat_to_act(self):
+        return self.seat
+
+    def describe(self):
+        return f"seat {self.seat} is to act"
+
+
+@dataclass
+class DrawDue(Phase):
+    seat: int
+    replacement: bool
+    name = "draw"
+
+    def on_event(self, replay, kind, event):
+        replay.on_draw_due(kind, event, self)
+
+    def legal(self, replay, seat):
+        return [A.Action(A.DRAW)] if seat == self.seat else []
+
+    def seat_to_act(self):
+        return self.seat
+
+    def event_for(self, replay, seat, action):
+        wall, skip = replay.table.wall, replay.rules.wall_end.replacement_skip
+        tile = wall.tiles[wall.back - 1 - skip] if self.replacement else wall.tiles[wall.front]
+        return pb.Event(seat=seat, draw=pb.Draw(tile=T.to_proto(tile), replacement=self.replacement))
+
+    def describe(self):
+        return f"seat {self.seat} is to draw"
+
+
+@dataclass
+class Claim(Phase):
+    """The window after a discard: each other seat may declare one claim or pass."""
+    discarder: int
+    tile: int
+    index: int
+    declared: dict  # seat -> (Action, event index)
+    last_tile: bool = False  # the discard is the 海底 tile (海底炮 may be won by several)
+    window = True
+    name = "claim"
+
+    def declare(self, replay, kind, event):
+        return replay.declare_claim(kind, event, self)
+
+    def close(self, replay, closer):
+        replay.close_claim(self, closer)
+
+    def legal(self, replay, seat):
+        return replay.legality.claim_actions(seat, self) if seat != self.discarder else []
+
+    def order(self, replay):
+        return replay.others(self.discarder)
+
+
+@dataclass
+class Rob(Phase):
+    """The window after a 补杠: other seats may rob it."""
+    konger: int
+    tile: int
+    index: int
+    declared: dict
+    window = True
+    name = "rob"
+
+    def declare(self, replay, kind, event):
+        return replay.declare_rob(kind, event, self)
+
+    def close(self, replay, closer):
+        replay.close_rob(self, closer)
+
+    def legal(self, replay, seat):
+        return replay.legality.rob_actions(seat, self) if seat != self.konger else []
+
+    def order(self, replay):
+        return replay.others(self.konger)
+
+
+@dataclass
+class Ended(Phase):
+    name = "ended"
+
+    def on_event(self, replay, kind, event):
+        replay.on_after_end(kind, event)
+
+    def describe(self):
+        return "the hand is over"
+
