@@ -15,7 +15,8 @@ It reads #page-data (JSON written by html.page_data):
 
 Everything from the record is written with textContent or as SVG attributes, never as HTML.
 Keys: left/right step, Home/End, N/P the next/previous finding. The address's #event-N (or
-#deal) picks the event to show first, and follows the steps, so a link can point at a moment.
+#deal) picks the event to show first, and follows the steps (once they pause), so a link can
+point at a moment.
 """
 
 VIEW_JS = r"""
@@ -219,9 +220,18 @@ VIEW_JS = r"""
     if (old) old.removeAttribute("aria-current");
     var item = byId("log-" + k);
     if (item) item.setAttribute("aria-current", "step");
-    var hash = f.e === null ? "#deal" : "#event-" + f.e;
-    if (window.location.hash !== hash && history.replaceState) history.replaceState(null, "", hash);
+    followHash(f.e === null ? "#deal" : "#event-" + f.e);
     if (scroll) byId("table").scrollIntoView({ block: "start" });
+  }
+
+  // The address follows the steps once they pause: Chrome throttles (and pays for) a replaceState
+  // on every step of a held arrow key.
+  var hashTimer = null;
+  function followHash(hash) {
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(function () {
+      if (window.location.hash !== hash && history.replaceState) history.replaceState(null, "", hash);
+    }, 150);
   }
 
   var findingFrames = [];
