@@ -75,7 +75,7 @@ class Dispute:
     violations: int
     money: int  # half the sum over seats of |claimed - recomputed|
     codes: list[str] = field(default_factory=list)
-    first_event: int | None = None  # the first finding's event, for the view's link
+    anchor: str = ""  # where the view opens: "event-N" (the first error's event) or "end" (the record as a whole)
     view: str | None = None  # the view page, relative to the report
 
 
@@ -184,7 +184,7 @@ def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figu
 
 
 def _attach_codes(shown: list[Dispute], violations: pa.Table) -> None:
-    """Each shown record's codes (in event order) and its first finding's event."""
+    """Each shown record's codes (in event order) and where its view opens (its first error)."""
     if not shown:
         return
     wanted = {d.key: d for d in shown}
@@ -199,8 +199,8 @@ def _attach_codes(shown: list[Dispute], violations: pa.Table) -> None:
         if d is None:
             continue
         d.codes.append(row["code"])
-        if row["event_index"] is not None and row["severity"] == "error" and d.first_event is None:
-            d.first_event = row["event_index"]
+        if row["severity"] == "error" and not d.anchor.startswith("event-"):
+            d.anchor = "end" if row["event_index"] is None else f"event-{row['event_index']}"
 
 
 # -- the dispute views ------------------------------------------------------------------------------
@@ -223,7 +223,7 @@ def write_views(out: pathlib.Path, disputes: list[Dispute], count: int, override
         name = f"{i:04d}-{safe}.html"
         views.mkdir(parents=True, exist_ok=True)
         (views / name).write_text(page, encoding="utf-8")
-        d.view = f"views/{name}" + (f"#event-{d.first_event}" if d.first_event is not None else "")
+        d.view = f"views/{name}" + (f"#{d.anchor}" if d.anchor else "")
 
 
 # -- the page -----------------------------------------------------------------------------------------
@@ -269,7 +269,7 @@ def reconciliation_section(f: Figures, manifest: dict | None) -> tuple[str, bool
     by_code = m.get("violations", {}).get("by_code", {})
     code_ok = manifest is None or all(sum(f.by_code.get(c, {}).values()) == by_code.get(c, 0)
                                       for c in set(by_code) | set(f.by_code))
-    all_ok = manifest is not None and all(ok for ok, _ in rows) and code_ok
+    all_ok = manifest is None or (all(ok for ok, _ in rows) and code_ok)  # no manifest: nothing to contradict
     if manifest is None:
         banner = '<p class="callout warn">No manifest.json here: the counts below are from the tables alone.</p>'
     elif all_ok and m.get("reconciliation", {}).get("ok", True):

@@ -15,7 +15,7 @@ It reads #page-data (JSON written by html.page_data):
 
 Everything from the record is written with textContent or as SVG attributes, never as HTML.
 Keys: left/right step, Home/End, N/P the next/previous finding. The address's #event-N (or
-#deal) picks the event to show first, and follows the steps (once they pause), so a link can
+#deal, #end) picks the event to show first, and follows the steps (once they pause), so a link can
 point at a moment.
 """
 
@@ -251,6 +251,7 @@ VIEW_JS = r"""
   function fromHash() {
     var h = window.location.hash;
     if (h === "#deal") return 0;
+    if (h === "#end") return frames.length - 1;
     var m = /^#event-(\d+)$/.exec(h);
     if (!m) return null;
     var e = Number(m[1]);
