@@ -2,7 +2,7 @@
 
 Playwright cannot download its own browser here, so it is pointed at Debian's `chromium`
 (`/usr/bin/chromium`, or $MJREF_CHROMIUM); .ci/run installs it when missing. Without Playwright
-or a Chromium the browser tests skip with the reason.
+or a Chromium the browser tests skip with the reason, except in CI ($CI set), where they fail.
 
 `opened(browser, path)` opens a local page and, when the block ends, fails the test if the page
 asked for anything but its own file (every other request is also aborted, so nothing leaves
@@ -21,12 +21,22 @@ CHROMIUM = os.environ.get("MJREF_CHROMIUM") or shutil.which("chromium") or "/usr
 VIEWPORT = {"width": 1280, "height": 900}
 
 
+def _missing(reason: str):
+    """Skip locally; in CI (where .ci/run installs both) a missing browser is a failure, not a skip."""
+    if os.environ.get("CI"):
+        pytest.fail(f"CI must run the browser tests: {reason}")
+    pytest.skip(reason)
+
+
 @pytest.fixture(scope="session")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install -e '.[test]')")
+    try:
+        from playwright import sync_api
+    except ImportError:
+        _missing("Playwright is not installed (pip install -e '.[test]')")
     if not Path(CHROMIUM).exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: `apt-get install -y chromium` (.ci/run installs it), "
-                    "or set MJREF_CHROMIUM")
+        _missing(f"no Chromium at {CHROMIUM}: `apt-get install -y chromium` (.ci/run installs it), "
+                 "or set MJREF_CHROMIUM")
     with sync_api.sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True,
                                      args=["--no-sandbox", "--disable-dev-shm-usage"])
