@@ -428,8 +428,19 @@ def header(out: pathlib.Path, manifest: dict | None, f: Figures) -> str:
         inputs = (f'<details><summary>Inputs and options 输入与选项</summary><ul>{items}</ul>'
                   f'<pre class="mono">{esc(json.dumps(options, indent=1, sort_keys=True, ensure_ascii=False))}</pre>'
                   '</details>')
+    flagged = f.by_status.get("violations", 0)
+    cards = [
+        ("records in 输入记录", f"{f.games + f.errors:,}", "", "#counts"),
+        ("with violations 有违规", f"{flagged:,}", f"{flagged / f.games:.1%} of judged" if f.games else "", "#records"),
+        ("money in dispute 争议金额", f"{f.money_total:,}", f"in {f.mismatches:,} hands", "#money"),
+        ("could not be judged 无法判定", f"{f.errors:,}", "", "#unreplayable"),
+    ]
+    strip = "".join(f'<a class="card" href="{href}"><span class="card-label">{esc(label)}</span>'
+                    f'<span class="card-value">{esc(value)}</span><span class="card-note">{esc(note)}</span></a>'
+                    for label, value, note, href in cards)
     return (f'<header><h1>Audit report 审计报告</h1><p class="muted source">{esc(out)}</p>'
-            f'<ul class="meta">{"".join(f"<li>{m}</li>" for m in meta)}</ul>{inputs}</header>')
+            f'<ul class="meta">{"".join(f"<li>{m}</li>" for m in meta)}</ul>'
+            f'<nav class="cards">{strip}</nav>{inputs}</header>')
 
 
 def render_report(out: pathlib.Path, f: Figures, manifest: dict | None, limit: int = LIMIT) -> tuple[str, bool]:

@@ -75,9 +75,9 @@ button.goto { border: 1px solid var(--accent); color: var(--accent); background:
 .river .tile, .tile.small { width: 20px; height: 28px; }
 .meld .tile { width: 22px; height: 30.8px; }
 .centre .tile { width: 30px; height: 42px; }
-.tile.wild { outline: 2px solid #d4a000; outline-offset: -1px; border-radius: 4px; }
+.tile.wild { box-shadow: 0 0 0 2px #d4a000; border-radius: 4px; }
 .tile.new { transform: translateY(-5px); }
-.tile.last { outline: 2px solid var(--bad); outline-offset: 0; border-radius: 4px; }
+.tile.last { outline: 2px solid var(--bad); outline-offset: 2px; border-radius: 4px; }
 .hand .tile.new { margin-left: 6px; }
 
 #decisions table { width: 100%; }
@@ -137,6 +137,12 @@ figure.chart { margin: 8px 0; max-width: 100%; }
 figure.chart figcaption { font-weight: 600; margin-bottom: 4px; }
 .chart-svg { max-width: 100%; height: auto; }
 .big-figure { font-size: 15px; }
+.cards { display: flex; flex-wrap: wrap; gap: 10px; margin: 12px 0 4px; }
+.card { display: flex; flex-direction: column; min-width: 180px; padding: 8px 14px; border: 1px solid var(--line);
+  border-radius: 8px; background: var(--panel); color: var(--ink); text-decoration: none; }
+.card-label { font-size: 12.5px; color: var(--muted); }
+.card-value { font-size: 26px; font-weight: 700; font-variant-numeric: tabular-nums; }
+.card-note { font-size: 12px; color: var(--muted); min-height: 1em; }
 #money-total { font-size: 22px; color: var(--bad); }
 table.records td.src, td.src { font-size: 12px; color: var(--muted); word-break: break-all; max-width: 320px; }
 code.cmd { font-size: 11.5px; word-break: break-all; }
