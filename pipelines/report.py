@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 import pyarrow.compute as pc
+import pyarrow.dataset as ds
 import pyarrow.parquet as pq
 
 from referee import REFEREE_VERSION
@@ -34,8 +35,10 @@ from referee.render.page import BASE_CSS, document, esc
 from referee.render.style import REPORT_CSS
 
 TABLE_NAMES = ("games", "violations", "settlements", "errors", "decisions")
-GAME_COLUMNS = ["source", "offset", "game_id", "ruleset", "status", "event_count", "claimed_payments",
-                "recomputed_payments", "mismatch", "violation_count", "error_count"]
+# The payment lists are read only for the hands that need them (see compute).
+GAME_COLUMNS = ["source", "offset", "game_id", "ruleset", "status", "event_count", "mismatch", "violation_count",
+                "error_count"]
+KEY = ["source", "offset"]
 LIMIT, VIEWS, LISTED, LONGEST = 100, 25, 2000, 10
 
 
@@ -48,12 +51,13 @@ def _table_files(out: pathlib.Path, name: str) -> list[pathlib.Path]:
     return sorted((out / name).glob("*.parquet"))
 
 
-def read_table(out: pathlib.Path, name: str, columns: list[str]) -> pa.Table | None:
-    """The named columns of a table directory, or None if the directory is missing."""
+def read_table(out: pathlib.Path, name: str, columns: list[str] | None, where=None) -> pa.Table | None:
+    """The named columns of a table directory (only the rows matching the `where` expression, if
+    given), or None if the directory has no Parquet file."""
     files = _table_files(out, name)
     if not files:
         return None
-    return pa.concat_tables([pq.read_table(f, columns=columns) for f in files])
+    return ds.dataset([str(f) for f in files], format="parquet").to_table(columns=columns, filter=where)
 
 
 def footer_rows(out: pathlib.Path, name: str) -> int | None:
@@ -137,31 +141,35 @@ def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figu
         [([], "count_all")])
     records_by_code = {r["code"]: r["count_all"] for r in per_record.to_pylist()}
 
-    # Money in dispute: only the mismatched hands need Python.
-    mismatched = games.filter(pc.field("mismatch")).select(
-        ["source", "offset", "ruleset", "claimed_payments", "recomputed_payments"]).to_pylist()
-    money_of = {}
+    # Money in dispute: the payment lists of the mismatched hands only.
+    mismatched = read_table(out, "games", KEY + ["ruleset", "claimed_payments", "recomputed_payments"],
+                            where=pc.field("mismatch"))
+    money_rows = []
     money_by_ruleset: dict[str, tuple[int, int]] = {}
-    for row in mismatched:
+    for row in mismatched.to_pylist():
         m = _money(row["claimed_payments"], row["recomputed_payments"])
-        money_of[(row["source"], row["offset"])] = m
+        money_rows.append((row["source"], row["offset"], m))
         hands, total = money_by_ruleset.get(row["ruleset"], (0, 0))
         money_by_ruleset[row["ruleset"]] = (hands + 1, total + m)
-    claimed_unsettled = games.filter(pc.and_(pc.is_valid(games["claimed_payments"]),
-                                             pc.is_null(games["recomputed_payments"]))).num_rows
+    money = pa.table({"source": pa.array([r[0] for r in money_rows], pa.string()),
+                      "offset": pa.array([r[1] for r in money_rows], pa.int64()),
+                      "money": pa.array([r[2] for r in money_rows], pa.int64())})
+    claimed_unsettled = read_table(out, "games", ["offset"], where=pc.field("claimed_payments").is_valid()
+                                   & pc.field("recomputed_payments").is_null()).num_rows
 
     longest = games.select(["source", "offset", "game_id", "ruleset", "status", "event_count"]).sort_by(
         [("event_count", "descending"), ("source", "ascending"), ("offset", "ascending")]).slice(0, LONGEST)
 
-    # Records with findings, most money in dispute first, then most errors, then archive order.
-    flagged = games.filter(pc.greater(games["violation_count"], 0)).select(
-        ["source", "offset", "game_id", "ruleset", "status", "event_count", "violation_count", "error_count",
-         "mismatch"]).to_pylist()
-    findings = [Dispute((r["source"], r["offset"]), r["game_id"], r["ruleset"], r["status"], r["event_count"],
-                        r["error_count"], r["violation_count"], money_of.get((r["source"], r["offset"]), 0))
-                for r in flagged]
-    findings.sort(key=lambda d: (-d.money, -d.errors, -d.violations, d.key))
-    shown = findings[:limit + listed]
+    # Records with findings, most money in dispute first, then most errors, then archive order:
+    # ranked in Arrow, and only the ones the page shows become Python objects.
+    flagged = games.filter(pc.greater(games["violation_count"], 0))
+    ranked = flagged.join(money, keys=KEY, join_type="left outer")
+    ranked = ranked.set_column(ranked.schema.get_field_index("money"), "money", pc.fill_null(ranked["money"], 0))
+    ranked = ranked.sort_by([("money", "descending"), ("error_count", "descending"),
+                             ("violation_count", "descending"), ("source", "ascending"), ("offset", "ascending")])
+    shown = [Dispute((r["source"], r["offset"]), r["game_id"], r["ruleset"], r["status"], r["event_count"],
+                     r["error_count"], r["violation_count"], r["money"])
+             for r in ranked.slice(0, limit + listed).to_pylist()]
     _attach_codes(shown, violations)
 
     error_rows = []
@@ -178,9 +186,9 @@ def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figu
         by_stage=_counts(errors["stage"]) if errors is not None else {},
         error_rows=error_rows,
         table_rows={name: footer_rows(out, name) for name in TABLE_NAMES},
-        money_total=sum(money_of.values()), money_by_ruleset=money_by_ruleset,
+        money_total=sum(r[2] for r in money_rows), money_by_ruleset=money_by_ruleset,
         claimed_unsettled=claimed_unsettled, longest=longest.to_pylist(),
-        findings=shown, findings_total=len(findings))
+        findings=shown, findings_total=flagged.num_rows)
 
 
 def _attach_codes(shown: list[Dispute], violations: pa.Table) -> None:
@@ -209,9 +217,11 @@ def write_views(out: pathlib.Path, disputes: list[Dispute], count: int, override
     from its archive at its offset. A record whose archive cannot be read keeps view=None."""
     from referee.render.command import hand_page, read_archive_record
 
+    views = out / "views"
+    for old in views.glob("[0-9][0-9][0-9][0-9]-*.html"):  # an earlier run's, which may have had more
+        old.unlink()
     if count <= 0:
         return
-    views = out / "views"
     for i, d in enumerate(disputes[:count], 1):
         source, offset = d.key
         try:

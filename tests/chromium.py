@@ -28,6 +28,11 @@ def _missing(reason: str):
     pytest.skip(reason)
 
 
+# One Playwright and one browser per process: each test module imports the fixture (so pytest makes
+# one per module), and Playwright's sync API allows only one instance at a time.
+_shared = {"users": 0}
+
+
 @pytest.fixture(scope="session")
 def browser():
     try:
@@ -37,11 +42,18 @@ def browser():
     if not Path(CHROMIUM).exists():
         _missing(f"no Chromium at {CHROMIUM}: `apt-get install -y chromium` (.ci/run installs it), "
                  "or set MJREF_CHROMIUM")
-    with sync_api.sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--disable-dev-shm-usage"])
-        yield chromium
-        chromium.close()
+    if not _shared["users"]:
+        _shared["playwright"] = sync_api.sync_playwright().start()
+        _shared["browser"] = _shared["playwright"].chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-dev-shm-usage"])
+    _shared["users"] += 1
+    try:
+        yield _shared["browser"]
+    finally:
+        _shared["users"] -= 1
+        if not _shared["users"]:
+            _shared.pop("browser").close()
+            _shared.pop("playwright").stop()
 
 
 class Watched:

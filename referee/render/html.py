@@ -68,12 +68,13 @@ def classify(d, findings: list[Violation]) -> tuple[str, list[int]]:
     legal = list(d.legal)
     wins = [i for i, a in enumerate(legal) if a.startswith("win")]
     mine = [f for f in findings if f.seat == d.seat and f.severity == ERROR]
+    passed = wins if wins and not d.taken.startswith("win") else []
     if d.taken not in legal:
         return ILLEGAL, []
-    if wins and not d.taken.startswith("win"):
-        return MISSED, wins
-    if mine:
-        return FLAGGED, []
+    if mine:  # an error finding for this seat here (e.g. auto-play let a win go): red, the win outlined
+        return FLAGGED, passed
+    if passed:
+        return MISSED, passed
     if d.effect == DECLARED:
         return OUTRANKED, []
     if d.effect != TOOK_EFFECT:
@@ -148,7 +149,7 @@ def _code_parts(code: str) -> tuple[str, str, str]:
     return (c.term, c.gloss, c.explanation) if c else ("", code, "")
 
 
-def findings_section(verdict: Verdict, record, targets: list[int | None], frames: list[Frame]) -> str:
+def findings_section(verdict: Verdict, record, targets: list[int | None]) -> str:
     if not verdict.violations:
         text = ("The referee found nothing wrong with this hand. 无违规。" if verdict.status == CLEAN
                 else "No findings. 无记录。")
@@ -413,7 +414,7 @@ def render_hand(source: str, record: pb.GameRecord | None, verdict: Verdict, fra
         tiles_svg.sprite(),
         '<main>',
         header_section(source, record, verdict, frames, overrides),
-        findings_section(verdict, record, targets, frames),
+        findings_section(verdict, record, targets),
         table_section(frames, verdict),
         settlement_section(verdict, record) if verdict.status != UNREPLAYABLE and verdict.status != "unreadable"
         else "",
