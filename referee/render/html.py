@@ -214,7 +214,7 @@ def settlement_section(verdict: Verdict, record: pb.GameRecord | None) -> str:
         ck = claimed_kong[seat] if seat < len(claimed_kong) else None
         rk = rec.kong_payments[seat] if rec is not None and seat < len(rec.kong_payments) else None
         cp, rp = claimed_patterns.get(seat, []), rec_patterns.get(seat, [])
-        pattern_bad = bool(claimed_patterns) and sorted(cp) != sorted(rp)
+        pattern_bad = bool(claimed_patterns) and rec is not None and sorted(cp) != sorted(rp)
         kong_bad = ck is not None and rk is not None and ck != rk
         rows.append(
             f'<tr class="{"bad" if bad else ""}" data-seat="{seat}">'
@@ -246,7 +246,7 @@ def settlement_section(verdict: Verdict, record: pb.GameRecord | None) -> str:
     line = f"Winners 胡家: {winners} (from the events)"
     if claimed_winners is not None:
         cw = ", ".join(f"seat {s}" for s in claimed_winners) or "none"
-        cls = "bad" if sorted(claimed_winners) != sorted(verdict.winners) else ""
+        cls = "bad" if rec is not None and sorted(claimed_winners) != sorted(verdict.winners) else ""
         line += f'; <span class="{cls}">claimed: {esc(cw)}</span>'
     if record is not None and record.claimed.has_next_dealer:
         line += f"; next dealer claimed 下庄: seat {record.claimed.next_dealer}"
