@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import html
+import json
 import pathlib
 import re
 
@@ -15,9 +16,11 @@ from referee import archive, records
 from referee.builder import HandBuilder
 from referee.codes import CODES
 from referee.render.command import add_view_command, find_record, hand_page
-from referee.render.html import ILLEGAL, MISSED, classify
+from referee.render.html import FLAGGED, ILLEGAL, MISSED, classify
+from referee.rules import RULESETS
+from referee.simulate import simulate
 from referee.timeline import timeline
-from referee.verdict import Decision
+from referee.verdict import Decision, Violation
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -98,6 +101,21 @@ def test_every_record_in_the_sample_archive_renders():
         assert html.escape(record.game_id) in page
         rendered += 1
     assert rendered >= 59
+
+
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
+def test_every_ruleset_renders(ruleset):
+    """Self-play hands of every registered ruleset (so one added later too) render, each frame with
+    four seats, and every wild kind and indicator the replay reports is a drawable tile."""
+    for record in simulate(ruleset, hands=3, seed=13):
+        verdict, frames = timeline(record)
+        assert frames and verdict.status == "clean"
+        _, page = hand_page("simulated", record)
+        data = json.loads(re.search(r'id="page-data">(.*?)</script>', page, re.S).group(1))
+        assert len(data["frames"]) == len(frames)
+        for f in data["frames"]:
+            assert len(f["s"]) == 4
+            assert all(0 <= t < 34 for t in f["wd"] + ([f["ind"]] if f["ind"] is not None else []))
 
 
 # -- the page is self-contained, deterministic and escaped ----------------------------------------
@@ -184,6 +202,8 @@ def test_decisions_are_classified():
     assert classify(illegal, [])[0] == ILLEGAL
     missed = Decision(1, 1, "claim", ("pass", "win on discard 3p"), "pass", "implied")
     assert classify(missed, []) == (MISSED, [1])
+    auto = Violation("AUTO_WIN_MISSED", 1, 1, "auto-play let the win go")
+    assert classify(missed, [auto]) == (FLAGGED, [1])
 
 
 # -- in the browser ---------------------------------------------------------------------------------
