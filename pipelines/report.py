@@ -14,7 +14,9 @@ needs, so it works for an archive of millions of records. What it shows:
   back from the archive at the record's offset), then up to `listed` more by name.
 
 Deterministic: rows are sorted by explicit keys, so the same tables give the same bytes.
-`write_report(out_dir)` is what `mjref audit --report` calls after the audit.
+
+`mjref audit ... --report`: pipelines/audit.py calls `add_report_flag(audit)` where it builds
+the subcommand and `report_after_audit(args, manifest)` once the audit has reconciled.
 """
 from __future__ import annotations
 
@@ -505,3 +507,29 @@ def add_report_command(sub) -> None:
                         help=f"more records with findings listed by name after those (default {LISTED})")
     report.add_argument("--out", metavar="FILE.html", help="where to write the report (default OUT_DIR/report.html)")
     report.set_defaults(func=cmd_report)
+
+
+# -- `mjref audit ... --report` -----------------------------------------------------------------------
+def add_report_flag(audit_parser) -> None:
+    """Adds --report (and --report-views) to the `audit` subcommand's parser."""
+    audit_parser.add_argument("--report", action="store_true",
+                              help="also write report.html (and the dispute views of the first records with "
+                                   "findings) beside the tables")
+    audit_parser.add_argument("--report-views", type=int, default=VIEWS, metavar="N",
+                              help=f"with --report: dispute views written under DIR/views/ (default {VIEWS})")
+
+
+def report_after_audit(args, manifest: dict) -> int:
+    """Call at the end of cmd_audit: writes the report if --report was given. Returns 0, or 2 if the
+    output directory is not local (the report reads and writes local files only)."""
+    if not getattr(args, "report", False):
+        return 0
+    out = manifest["out"]
+    if "://" in out:
+        print(f"mjref audit: --report needs a local --out, not {out}; run `mjref report` on a copy",
+              file=sys.stderr)
+        return 2
+    path, _ = write_report(out, views=getattr(args, "report_views", VIEWS),
+                           overrides=manifest.get("options", {}).get("rule_options") or None)
+    print(f"report: {path}", flush=True)
+    return 0

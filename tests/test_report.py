@@ -204,3 +204,18 @@ def test_report_prints(browser, audit_copy, tmp_path):  # noqa: F811
         assert w.page.locator("#chart-codes").is_visible()
         w.page.pdf(path=str(tmp_path / "report.pdf"), format="A4")
     assert (tmp_path / "report.pdf").stat().st_size > 10_000
+
+
+def test_audit_report_flag_writes_the_report(audit_copy, capsys):
+    """What `mjref audit ... --report` does once pipelines/audit.py calls the two hooks."""
+    parser = argparse.ArgumentParser()
+    R.add_report_flag(parser)
+    manifest = json.loads((audit_copy / "manifest.json").read_text())
+    manifest["out"] = str(audit_copy)
+    assert R.report_after_audit(parser.parse_args([]), manifest) == 0
+    assert not (audit_copy / "report.html").exists()
+    assert R.report_after_audit(parser.parse_args(["--report", "--report-views", "2"]), manifest) == 0
+    assert (audit_copy / "report.html").exists() and len(list((audit_copy / "views").glob("*.html"))) == 2
+    assert f"report: {audit_copy / 'report.html'}" in capsys.readouterr().out
+    manifest["out"] = "gs://bucket/audit"
+    assert R.report_after_audit(parser.parse_args(["--report"]), manifest) == 2

@@ -364,7 +364,7 @@ def table_section(frames: list[Frame], verdict: Verdict) -> str:
 {finding_buttons}
 <span class="keys muted">keys: ← → Home End{" · N P findings" if has_findings else ""}</span>
 </div>
-<div class="now"><span id="position"></span> <strong id="event-text"></strong> <span id="phase" class="muted"></span></div>
+<div class="now" aria-live="polite"><span id="position"></span> <strong id="event-text"></strong> <span id="phase" class="muted"></span></div>
 <div id="frame-findings" class="frame-findings"></div>
 <div class="board">{seats}<div class="centre" id="centre"></div></div>
 <h3>Decisions at this event 决策 <span class="muted small">(each seat's legal actions, from the referee's
