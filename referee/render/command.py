@@ -15,7 +15,7 @@ import sys
 
 from referee import archive, records
 from referee.proto import record_pb2 as pb
-from referee.render.html import render_hand, render_unreadable
+from referee.render.html import UNREADABLE, render_hand, render_unreadable
 from referee.timeline import timeline
 from referee.verdict import CLEAN, UNREPLAYABLE, VIOLATIONS, Verdict
 
@@ -123,7 +123,7 @@ def cmd_view(args) -> int:
         print(f"mjref view: {err}", file=sys.stderr)
         return 2
     except records.RecordError as err:
-        source, verdict = args.record, Verdict("", "", "unreadable", reason=f"unreadable: {err}")
+        source, verdict = args.record, Verdict("", "", UNREADABLE, reason=f"unreadable: {err}")
         page = render_unreadable(source, verdict.reason)
     if record is not None:
         verdict, page = hand_page(source, record, overrides)

@@ -28,9 +28,9 @@ from referee.render.style import VIEW_CSS
 from referee.timeline import Frame
 from referee.verdict import CLEAN, ERROR, TOOK_EFFECT, UNREPLAYABLE, DECLARED, Verdict, Violation
 
-SEAT_WIND_CN = {"E": "东", "S": "南", "W": "西", "N": "北"}
+UNREADABLE = "unreadable"  # the page's own status for an input that is no record (not a verdict status)
 STATUS_TEXT = {CLEAN: "clean 无违规", "violations": "violations 违规", UNREPLAYABLE: "unreplayable 无法复盘",
-               "unreadable": "unreadable 无法读取"}
+               UNREADABLE: "unreadable 无法读取"}
 
 # How a seat's decision at an event is shown (the class the page styles, and its words).
 OK, ILLEGAL, MISSED, OUTRANKED, IMPLIED, FLAGGED = "ok", "illegal", "missed", "outranked", "implied", "flagged"
@@ -324,9 +324,7 @@ def header_section(source: str, record: pb.GameRecord | None, verdict: Verdict, 
     reason = ""
     if verdict.reason:
         reason = f'<p class="callout warn reason">{esc(verdict.reason)}</p>'
-    if status == UNREPLAYABLE or status == "unreadable":
-        pass
-    elif not frames:
+    if not frames and status not in (UNREPLAYABLE, UNREADABLE):
         reason += ('<p class="callout warn">The referee could not lay out the table after the deal, so only '
                    'the verdict is shown.</p>')
     errors = len(verdict.errors)
@@ -416,8 +414,7 @@ def render_hand(source: str, record: pb.GameRecord | None, verdict: Verdict, fra
         header_section(source, record, verdict, frames, overrides),
         findings_section(verdict, record, targets),
         table_section(frames, verdict),
-        settlement_section(verdict, record) if verdict.status != UNREPLAYABLE and verdict.status != "unreadable"
-        else "",
+        settlement_section(verdict, record) if verdict.status not in (UNREPLAYABLE, UNREADABLE) else "",
         log_section(frames, verdict, targets),
         f'<footer class="muted small">mjref {esc(REFEREE_VERSION)} dispute view · 裁判复盘</footer>',
         '</main>',
@@ -431,4 +428,4 @@ def render_hand(source: str, record: pb.GameRecord | None, verdict: Verdict, fra
 
 def render_unreadable(source: str, reason: str) -> str:
     """The page for an input that is no record at all."""
-    return render_hand(source, None, Verdict("", "", "unreadable", reason=reason), [])
+    return render_hand(source, None, Verdict("", "", UNREADABLE, reason=reason), [])
