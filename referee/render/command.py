@@ -13,7 +13,7 @@ import pathlib
 import re
 import sys
 
-from referee import archive, records
+from referee import records
 from referee.proto import record_pb2 as pb
 from referee.render.html import UNREADABLE, render_hand, render_unreadable
 from referee.timeline import timeline
@@ -36,6 +36,8 @@ def hand_page(source: str, record: pb.GameRecord, overrides=None) -> tuple[Verdi
 
 
 def _archive_frames(path: pathlib.Path):
+    from referee import archive
+
     data = archive.read_bytes(path)
     return [item for item in archive.scan(data) if isinstance(item, archive.Frame)]
 
@@ -43,6 +45,8 @@ def _archive_frames(path: pathlib.Path):
 def read_archive_record(path, offset: int) -> pb.GameRecord:
     """The record whose frame starts at `offset` (bytes into the uncompressed archive). An
     uncompressed archive is read at that offset only; a gzip or zstd one is decompressed whole."""
+    from referee import archive
+
     with open(path, "rb") as fh:
         compressed = fh.read(4).startswith((archive.GZIP_MAGIC, archive.ZSTD_MAGIC))
         if not compressed:
@@ -60,6 +64,12 @@ def read_archive_record(path, offset: int) -> pb.GameRecord:
     return records.parse_binary(first.payload)
 
 
+def _single_record(p: pathlib.Path, game, offset) -> tuple[str, pb.GameRecord]:
+    if game is not None or offset is not None:
+        raise NoRecord(f"{p}: --game and --offset choose a record in an archive; this is one record")
+    return str(p), records.read_record(p)
+
+
 def find_record(path: str, game: str | None = None, offset: int | None = None) -> tuple[str, pb.GameRecord]:
     """(source, record) for the arguments; NoRecord or records.RecordError if there is none."""
     p = pathlib.Path(path)
@@ -70,10 +80,13 @@ def find_record(path: str, game: str | None = None, offset: int | None = None) -
         raise NoRecord(f"{path}: no such file")
     if p.is_dir():
         raise NoRecord(f"{path}: a directory; give one record file, or an archive with --game or --offset")
+    # The archive module (zstd, CRC32C) loads only for an archive: a single record skips its cost.
+    if records.is_text_path(p) or records.is_binary_path(p):
+        return _single_record(p, game, offset)
+    from referee import archive
+
     if not archive.is_archive_path(p):
-        if game is not None or offset is not None:
-            raise NoRecord(f"{path}: --game and --offset choose a record in an archive; this is one record")
-        return str(p), records.read_record(p)
+        return _single_record(p, game, offset)
     try:
         if offset is not None:
             return f"{p}@{offset}", read_archive_record(p, offset)
