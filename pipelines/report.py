@@ -14,6 +14,8 @@ needs, so it works for an archive of millions of records. What it shows:
   back from the archive at the record's offset), then up to `listed` more by name.
 
 Deterministic: rows are sorted by explicit keys, so the same tables give the same bytes.
+pyarrow is imported inside the functions that read tables: `mjref` registers this module's
+subcommand for every command, so importing it must stay cheap.
 
 `mjref audit ... --report`: pipelines/audit.py calls `add_report_flag(audit)` where it builds
 the subcommand and `report_after_audit(args, manifest)` once the audit has reconciled.
@@ -24,17 +26,16 @@ import json
 import pathlib
 import sys
 from dataclasses import dataclass, field
-
-import pyarrow as pa
-import pyarrow.compute as pc
-import pyarrow.dataset as ds
-import pyarrow.parquet as pq
+from typing import TYPE_CHECKING
 
 from referee import REFEREE_VERSION
 from referee.codes import CODES
 from referee.render.charts import bar_chart, colours
 from referee.render.page import BASE_CSS, document, esc
 from referee.render.style import REPORT_CSS
+
+if TYPE_CHECKING:
+    import pyarrow as pa
 
 TABLE_NAMES = ("games", "violations", "settlements", "errors", "decisions")
 # The payment lists are read only for the hands that need them (see compute).
@@ -56,6 +57,8 @@ def _table_files(out: pathlib.Path, name: str) -> list[pathlib.Path]:
 def read_table(out: pathlib.Path, name: str, columns: list[str] | None, where=None) -> pa.Table | None:
     """The named columns of a table directory (only the rows matching the `where` expression, if
     given), or None if the directory has no Parquet file."""
+    import pyarrow.dataset as ds
+
     files = _table_files(out, name)
     if not files:
         return None
@@ -63,6 +66,8 @@ def read_table(out: pathlib.Path, name: str, columns: list[str] | None, where=No
 
 
 def footer_rows(out: pathlib.Path, name: str) -> int | None:
+    import pyarrow.parquet as pq
+
     files = _table_files(out, name)
     if not files:
         return None
@@ -120,6 +125,9 @@ def _counts(column: pa.ChunkedArray) -> dict[str, int]:
 
 
 def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figures:
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     games = read_table(out, "games", GAME_COLUMNS)
     if games is None:
         raise NoAudit(f"{out}: no games table (games/*.parquet); is this an `mjref audit --out` directory?")
@@ -195,6 +203,9 @@ def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figu
 
 def _attach_codes(shown: list[Dispute], violations: pa.Table) -> None:
     """Each shown record's codes (in event order) and where its view opens (its first error)."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
     if not shown:
         return
     wanted = {d.key: d for d in shown}
