@@ -195,12 +195,16 @@ def build_parser() -> argparse.ArgumentParser:
     unpack.set_defaults(func=cmd_unpack)
 
     from pipelines.audit import add_audit_command  # Beam loads only when the command runs
+    from pipelines.report import add_report_command
     from referee.faults import add_inject_command
+    from referee.render.command import add_view_command
     from referee.simulate import add_simulate_command
 
     add_simulate_command(sub)
     add_inject_command(sub)
     add_audit_command(sub)
+    add_view_command(sub)
+    add_report_command(sub)
     return parser
 
 
