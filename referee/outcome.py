@@ -27,6 +27,7 @@ class WinInfo:
     on_kong_reveal: bool = False  # a win on another seat's 打筛 tile (杠上炮)
     after_kong_discard: bool = False  # a win on the discard its discarder made right after a kong (杠上炮)
     wilds: frozenset[int] = NO_WILDS  # kinds that were wild in the hand
+    room: list[int] | None = None  # copies each kind could total in the concealed hand (with wilds)
 
 
 @dataclass

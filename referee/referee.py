@@ -372,7 +372,7 @@ class Replay:
             hand[tile] += 1
         flags.setdefault("ready", s.ready)
         self.outcome.wins.append(WinInfo(seat, kind, tile, source, hand, list(s.melds), index,
-                                         wilds=self.table.wilds, **flags))
+                                         wilds=self.table.wilds, room=self.legality.room(s.melds), **flags))
 
     def apply_own_kong(self, seat: int, action: A.Action) -> None:
         s, tile = self.table.seats[seat], action.tile

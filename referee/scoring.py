@@ -1,17 +1,33 @@
 """Scoring mechanisms shared by every variant: patterns (番种) as small declarative units,
-the reading of a winning hand that scores highest, and a ledger of who pays whom."""
+the reading of a winning hand that scores highest, and the settlement pipeline: each winner's
+hand priced, shared out among its payers (with 包 liability), add-ons (kong money, birds,
+horses) and the cap, all as transfers in one ledger of who pays whom."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 
+from referee import actions as A
 from referee import shapes
 from referee import tiles as T
-from referee.outcome import WinInfo
+from referee.outcome import Outcome, WinInfo
 from referee.state import CHI
+from referee.verdict import PatternScore, Settlement
 
 PUNG, CHOW = "pung", "chow"
+ADD, TIMES = "add", "times"  # a pattern adds its value, or multiplies the hand's value by it
+
+
+class HandContext(NamedTuple):
+    """The table facts a pattern may need beyond the hand: the dealer, the indicator, the winds."""
+    dealer: int
+    indicator: int | None = None
+    round_wind: int = 27
+
+    @classmethod
+    def of(cls, outcome: Outcome) -> "HandContext":
+        return cls(outcome.dealer, outcome.indicator, outcome.round_wind)
 
 
 class HandView:
@@ -20,10 +36,21 @@ class HandView:
     Patterns ask it questions; each answer is derived, never stored separately.
     """
 
-    def __init__(self, win: WinInfo, shape: str, decomposition: shapes.Decomposition | None = None):
+    def __init__(self, win: WinInfo, shape: str, decomposition: shapes.Decomposition | None = None,
+                 context: HandContext | None = None):
         self.win = win
         self.shape = shape
         self.decomposition = decomposition
+        self.context = context
+
+    @cached_property
+    def naturals(self) -> list[int]:
+        """The concealed tiles that are not wild."""
+        return [0 if t in self.win.wilds else c for t, c in enumerate(self.win.hand)]
+
+    @cached_property
+    def wild_count(self) -> int:
+        return sum(self.win.hand[t] for t in self.win.wilds)
 
     @cached_property
     def all_tiles(self) -> list[int]:
@@ -76,6 +103,7 @@ class Pattern:
     value: int
     applies: Callable[[HandView], bool]
     replaces: tuple[str, ...] = ()
+    kind: str = ADD  # ADD: its value adds up; TIMES: it multiplies the hand's value
 
 
 def evaluate(patterns: Iterable[Pattern], view: HandView) -> list[Pattern]:
@@ -85,15 +113,37 @@ def evaluate(patterns: Iterable[Pattern], view: HandView) -> list[Pattern]:
     return [p for p in hits if p.name not in replaced]
 
 
-def readings(win: WinInfo, shape_names: Iterable[str]) -> list[HandView]:
-    """Every reading of the hand: one per decomposition for the standard shape, one per special."""
+def readings(win: WinInfo, shape_names: Iterable[str], context: HandContext | None = None) -> list[HandView]:
+    """Every reading of the hand: one per decomposition for the standard shape (wilds standing
+    for concrete kinds), one per special shape."""
     views = []
     for shape in shape_names:
         if shape == "standard":
-            views.extend(HandView(win, shape, d) for d in shapes.decompositions(win.hand))
+            naturals = [0 if t in win.wilds else c for t, c in enumerate(win.hand)]
+            wilds = sum(win.hand[t] for t in win.wilds)
+            views.extend(HandView(win, shape, d, context) for d in shapes.decompositions(naturals, wilds))
         else:
-            views.append(HandView(win, shape))
+            views.append(HandView(win, shape, None, context))
     return views
+
+
+def added(scored: list[Pattern]) -> int:
+    """The sum of the patterns that add."""
+    return sum(p.value for p in scored if p.kind == ADD)
+
+
+def factor(scored: list[Pattern]) -> int:
+    """The product of the patterns that multiply (1 if none)."""
+    times = 1
+    for p in scored:
+        if p.kind == TIMES:
+            times *= p.value
+    return times
+
+
+def worth(scored: list[Pattern]) -> int:
+    """A reading's value to the winner: its added values times its multipliers."""
+    return added(scored) * factor(scored)
 
 
 def best_reading(patterns: tuple[Pattern, ...], views: list[HandView]) -> tuple[HandView, list[Pattern]]:
@@ -101,12 +151,49 @@ def best_reading(patterns: tuple[Pattern, ...], views: list[HandView]) -> tuple[
     best = None
     for view in views:
         scored = evaluate(patterns, view)
-        total = sum(p.value for p in scored)
+        total = worth(scored)
         if best is None or total > best[0]:
             best = (total, view, scored)
     if best is None:
         raise ValueError("a winning hand with no reading")
     return best[1], best[2]
+
+
+# -- the settlement pipeline ---------------------------------------------------------------------
+@dataclass
+class Priced:
+    """One winner's hand as the rule book prices it: its breakdown (name, value) for the
+    verdict, what each payer owes, and why."""
+    patterns: list[tuple[str, int]]
+    owed: Callable[[int], int]  # payer -> amount
+    reason: Callable[[int], str]  # payer -> the ledger's explanation
+
+
+def shares(win: WinInfo) -> list[tuple[int, int]]:
+    """(payer, whose share) for a win: a self-draw is paid by the three others, a win on a
+    discard (or a robbed kong) by the discarder. Liability rules pass their own: the liable
+    seat paying other seats' shares (包)."""
+    if win.kind == A.SELF_WIN:
+        return [((win.seat + k) % 4, (win.seat + k) % 4) for k in (1, 2, 3)]
+    return [(win.from_seat, win.from_seat)]
+
+
+def pay_wins(ledger: "Ledger", outcome: Outcome, price: Callable[[WinInfo], Priced],
+             shares_of: Callable[[WinInfo], list[tuple[int, int]]] = shares) -> list[PatternScore]:
+    """Each winner priced and paid by its payers; returns the pattern breakdown."""
+    scored: list[PatternScore] = []
+    for win in outcome.wins:
+        priced = price(win)
+        scored.extend(PatternScore(win.seat, name, value) for name, value in priced.patterns)
+        for payer, share in shares_of(win):
+            covering = "" if payer == share else f"; covering seat {share}'s share (包)"
+            ledger.pay(payer, win.seat, priced.owed(share), priced.reason(share) + covering)
+    return scored
+
+
+def settlement(ledger: "Ledger", scored: list[PatternScore]) -> Settlement:
+    return Settlement(payments=ledger.nets(), kong_payments=ledger.nets(kong_only=True), patterns=tuple(scored),
+                      lines=ledger.lines())
 
 
 @dataclass

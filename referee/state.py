@@ -204,6 +204,10 @@ class TableView:
         """The winning tiles of any 3k+1 hand with these melds, under the table's wildcards."""
         return self._legality.waits_of_hand(list(hand), list(melds))
 
+    def room(self, seat: int) -> list[int] | None:
+        """Copies each kind may total in the seat's concealed hand, where wilds could overstep it."""
+        return self._legality.room(self._table.seats[seat].melds)
+
     def hand_after_kong(self, seat: int, tile: int, from_hand: int):
         """(concealed counts, melds) the seat would have after a kong of `tile`."""
         return self._legality.hand_after_kong(seat, tile, from_hand)

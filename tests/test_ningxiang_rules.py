@@ -8,6 +8,7 @@ from referee import actions as A
 from referee import tiles as T
 from referee.rules import get_ruleset
 from referee.rules.base import Outcome, WinInfo
+from referee.scoring import HandContext, best_reading
 from referee.state import PON, Meld
 
 DEALER, B, C, D = 0, 1, 2, 3
@@ -29,7 +30,10 @@ class Bound:
         return self.ruleset.is_win(hand, melds, self.wild_kinds)
 
     def big_hands(self, hand, melds):
-        return self.ruleset.big_hands(hand, melds, self.wild_kinds)
+        """The 大胡 names the hand scores, through the ruleset's patterns."""
+        win = WinInfo(1, A.SELF_WIN, None, None, hand, list(melds), 0, wilds=self.wild_kinds, room=[4] * 34)
+        view, big = best_reading(self.ruleset.big_patterns, self.ruleset.readings(win, HandContext(0, self.king)))
+        return [p.name for p in big]
 
     def instant_hands(self, hand, melds, opening):
         return self.ruleset.instant_hands(SimpleNamespace(indicator=self.king), hand, melds, opening)

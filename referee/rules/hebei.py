@@ -15,8 +15,8 @@ from referee.parts.extras import KongMoney
 from referee.parts.ready import DiscardReady, ReadyLock
 from referee.parts.walls import Reserve
 from referee.rules.base import Option, Outcome, Ruleset, WinInfo
-from referee.scoring import PUNG, HandView, Ledger, Pattern, best_reading, readings
-from referee.verdict import PatternScore, Settlement
+from referee.scoring import PUNG, HandView, Ledger, Pattern, Priced, best_reading, pay_wins, readings, settlement
+from referee.verdict import Settlement
 
 FIVE_MAN = 4  # 5万, the tile of 捉五
 DRAGONS = tuple(T.DRAGONS)
@@ -156,27 +156,28 @@ class Hebei(Ruleset):
             return 8  # 庄家点炮 (the dealer wins on a discard)
         return 6 if payer == dealer else 5  # 庄家放炮 / 闲家放炮; a robbed konger pays as discarder
 
-    def settle(self, outcome: Outcome) -> Settlement:
-        ledger, scored = Ledger(), []
+    def price(self, win: WinInfo, dealer: int) -> Priced:
+        """HB.6.1 + HB-A2: each payer owes its base plus the sum of the pattern 番."""
+        _view, patterns = best_reading(self.patterns, readings(win, self.win_shapes(win.hand, win.melds)))
+        fan = sum(p.value for p in patterns)
+        names = "+".join(p.name for p in patterns) or "平胡"
         multiplier = self["hb_room_multiplier"]
-        for win in outcome.wins:
-            _view, patterns = best_reading(self.patterns, readings(win, self.win_shapes(win.hand, win.melds)))
-            fan = sum(p.value for p in patterns)
-            scored.extend(PatternScore(win.seat, p.name, p.value) for p in patterns)
-            payers = [s for s in range(4) if s != win.seat] if win.kind == A.SELF_WIN else [win.from_seat]
-            names = "+".join(p.name for p in patterns) or "平胡"
-            for payer in payers:
-                base = self.base_per_payer(win, payer, outcome.dealer)
-                ledger.pay(payer, win.seat, (base + fan) * multiplier, f"{win.kind}: base {base} + {fan} ({names})")
-        self.KONG_MONEY.pay(ledger, outcome, multiplier)  # HB.6.3: "荒庄时，不计杠分"
+
+        def owed(payer: int) -> int:
+            return (self.base_per_payer(win, payer, dealer) + fan) * multiplier
+
+        def reason(payer: int) -> str:
+            return f"{win.kind}: base {self.base_per_payer(win, payer, dealer)} + {fan} ({names})"
+
+        return Priced([(p.name, p.value) for p in patterns], owed, reason)
+
+    def settle(self, outcome: Outcome) -> Settlement:
+        ledger = Ledger()
+        scored = pay_wins(ledger, outcome, lambda win: self.price(win, outcome.dealer))
+        self.KONG_MONEY.pay(ledger, outcome, self["hb_room_multiplier"])  # HB.6.3: "荒庄时，不计杠分"
         if self["hb_cap"] > 0:
-            ledger.cap(self["hb_cap"])
-        return Settlement(
-            payments=ledger.nets(),
-            kong_payments=ledger.nets(kong_only=True),
-            patterns=tuple(scored),
-            lines=ledger.lines(),
-        )
+            ledger.cap(self["hb_cap"])  # HB.6.4, HB-A11
+        return settlement(ledger, scored)
 
     def explain_mismatch(self, outcome: Outcome, claimed):
         """Kong money paid in a drawn hand (HB.6.3 "荒庄时，不计杠分")."""

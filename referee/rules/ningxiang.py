@@ -20,12 +20,16 @@ from referee.parts.walls import HaidiRoaming
 from referee.parts.wilds import FlippedIndicator
 from referee.phases import Turn
 from referee.rules.base import NO_WILDS, Option, Outcome, Ruleset, WinInfo
-from referee.scoring import Ledger
+from referee.scoring import (TIMES, HandContext, HandView, Ledger, Pattern, Priced, added, best_reading, evaluate, factor,
+                             pay_wins, settlement)
 from referee.state import ADDED, CHI, PON, Meld
-from referee.verdict import PatternScore, Settlement
+from referee.verdict import Settlement
 
 JIANG = frozenset(t for t in range(27) if T.rank_of(t) in (2, 5, 8))  # 将: the 2/5/8 tiles
 SMALL, BIG = 2, 7  # NX.6.1: 小胡 and each 大胡, per payer
+INSTANT_HANDS = ("无王无将", "缺一色", "四纯王", "黑天胡", "一枝花", "四王")  # NX.5 5-10
+SETS, PAIRS = "sets", "seven_pairs"  # the two readings of a shaped hand
+SMALL_HAND = Pattern("平胡", "small hand", SMALL, lambda v: True)
 FENG_DONG = "封东"  # the lock a 封东 seat is under: draw and discard only, no win
 ALL_FENG_DONG = "all four 封东"
 
@@ -71,6 +75,7 @@ class Ningxiang(Ruleset):
             waits_text="after 报听, 杠 {tile} changes seat {seat}'s waits"))
         self.missed_win = AnyUntilDraw()  # NX.4 漏胡
         self.after_hand = (Birds(self.bird_count),)  # NX.6.2 扎鸟
+        self.big_patterns, self.specials = self._patterns()
 
     def own_declarations(self) -> dict:
         return {"feng_dong": self.on_feng_dong, "win": self.on_opening_win}
@@ -95,7 +100,7 @@ class Ningxiang(Ruleset):
         if max(hand) > self.copies:
             return False
         naturals, count = self.split_wilds(hand, wilds)
-        return self.ping_hu(naturals, count, room) or bool(self.big_hands(hand, melds, wilds, room))
+        return self.ping_hu(naturals, count, room) or self.has_big_hand(naturals, count, melds, room)
 
     def _may_be_ready(self, hand, melds, wilds=NO_WILDS) -> bool:
         naturals, _ = self.split_wilds(hand, wilds)
@@ -129,30 +134,20 @@ class Ningxiang(Ruleset):
             return False
         return all(not c or t in JIANG for t, c in enumerate(naturals)) and all(m.tile in JIANG for m in melds)
 
-    def big_hands(self, hand, melds, wilds=NO_WILDS, room=None) -> list[str]:
-        """The shaped 大胡 this winning hand holds (NX.5 1-4), each worth 7 per payer.
+    def has_big_hand(self, naturals: list[int], wilds: int, melds: list[Meld], room=None) -> bool:
+        """Does the hand hold a shaped 大胡 (NX.5 1-4), so that any pair will do?"""
+        if sum(naturals) + wilds + 3 * len(melds) == 14 and self.all_jiang(naturals, melds):
+            return True
+        if shapes.is_standard_win(naturals, wilds, room=room) and (
+                self.one_suit(naturals, melds) or self.all_pungs(naturals, wilds, melds, room)):
+            return True
+        return not melds and shapes.is_seven_pairs(naturals, wilds, room=room)
 
-        A hand is read either as sets and a pair or as seven pairs, never both at once (a
-        wild cannot stand in a pung and in a pair together); the reading with more 大胡 counts.
-        """
-        naturals, count = self.split_wilds(hand, wilds)
-        jiang = ["将将胡"] if sum(naturals) + count + 3 * len(melds) == 14 and self.all_jiang(naturals, melds) else []
-        as_sets = []
-        if shapes.is_standard_win(naturals, count, room=room):
-            suits = {T.suit_of(t) for t, c in enumerate(naturals) if c} | {T.suit_of(m.tile) for m in melds}
-            if len(suits) <= 1:
-                as_sets.append("清一色")
-            if self.all_pungs(naturals, count, melds, room):
-                as_sets.append("碰碰胡")
-        as_pairs = []
-        if not melds and shapes.is_seven_pairs(naturals, count, room=room):
-            quads = min(self.seven_pair_quads(naturals, count), 3)
-            fancy = ("豪华七对", "双豪七对", "超豪七对")[quads - 1] if quads else None
-            if fancy and self["nx_haohua_one_big_hand"]:
-                as_pairs.append(fancy)
-            else:
-                as_pairs += ["七对"] + ([fancy] if fancy else [])
-        return max(as_sets + jiang, as_pairs + jiang, key=len)
+    @staticmethod
+    def one_suit(naturals: list[int], melds: list[Meld]) -> bool:
+        """清一色: every natural tile and meld in one suit (wilds stand for what is needed)."""
+        suits = {T.suit_of(t) for t, c in enumerate(naturals) if c} | {T.suit_of(m.tile) for m in melds}
+        return len(suits) <= 1
 
     @staticmethod
     def seven_pair_quads(naturals: list[int], wilds: int) -> int:
@@ -278,26 +273,74 @@ class Ningxiang(Ruleset):
         return last_tile  # 海底炮 "可通炮"
 
     # -- NX.6 settlement ----------------------------------------------------------------------
-    def hand_value(self, win: WinInfo, dealer: int, king: int | None) -> tuple[int, list[tuple[str, int]]]:
+    def _patterns(self) -> tuple[tuple[Pattern, ...], tuple[Pattern, ...]]:
+        """(大胡, specials): each 大胡 is worth 7 per payer and they add up (NX.6.1); each special
+        doubles the hand (特殊胡法 ×2). A reading is sets + a pair, or seven pairs (NX-A3)."""
+        def big(name: str, gloss: str, applies) -> Pattern:
+            return Pattern(name, gloss, BIG, applies)
+
+        def instant(name: str) -> Pattern:
+            return big(name, "起手 hand (NX-A4)", lambda v: name in v.win.instant)
+
+        def one_suit(v: HandView) -> bool:
+            return v.shape == SETS and self.one_suit(v.naturals, v.win.melds)
+
+        def pungs(v: HandView) -> bool:
+            return v.shape == SETS and self.all_pungs(v.naturals, v.wild_count, v.win.melds, v.win.room)
+
+        def quads(v: HandView) -> int:
+            return min(self.seven_pair_quads(v.naturals, v.wild_count), 3) if v.shape == PAIRS else 0
+
+        def jiang(v: HandView) -> bool:
+            return sum(v.win.hand) + 3 * len(v.win.melds) == 14 and self.all_jiang(v.naturals, v.win.melds)
+
+        one_fancy = self["nx_haohua_one_big_hand"]
+        big_hands = (
+            big("清一色", "one suit", one_suit),
+            big("碰碰胡", "all pungs", pungs),
+            big("七对", "seven pairs", lambda v: v.shape == PAIRS and not (quads(v) and one_fancy)),
+            big("豪华七对", "seven pairs, one set of four", lambda v: quads(v) == 1),
+            big("双豪七对", "seven pairs, two sets of four", lambda v: quads(v) == 2),
+            big("超豪七对", "seven pairs, three sets of four", lambda v: quads(v) == 3),
+            big("将将胡", "all 2/5/8", jiang),
+            *(instant(name) for name in INSTANT_HANDS),
+        )
+
+        def special(name: str, gloss: str, applies) -> Pattern:
+            return Pattern(name, gloss, 2, applies, kind=TIMES)
+
+        w = lambda v: v.win  # noqa: E731
+        specials = (
+            special("天胡", "dealer's dealt hand", lambda v: w(v).opening and w(v).seat == v.context.dealer
+                    and w(v).kind == A.SELF_WIN),
+            special("海底捞月", "self-draw of the last tile", lambda v: w(v).last_tile and w(v).kind == A.SELF_WIN),
+            special("海底炮", "win on the 海底 discard", lambda v: w(v).last_tile and w(v).kind == A.RON),
+            special("杠上开花", "win on an 打筛 tile", lambda v: w(v).after_replacement and w(v).kind == A.SELF_WIN),
+            special("杠上炮", "win on another's 打筛 tile", lambda v: w(v).on_kong_reveal),
+            special("六王", "six 纯王", lambda v: self.count_pure(w(v).hand, v.context.indicator) >= 6),
+            special("报听", "after 报听", lambda v: bool(w(v).ready)),
+            special("抢杠胡", "robbing a kong", lambda v: w(v).kind == A.ROB_WIN),
+        )
+        return big_hands, specials
+
+    def readings(self, win: WinInfo, context: HandContext) -> list[HandView]:
+        """NX.5: a 起手 hand stands alone; otherwise sets + a pair and seven pairs, where they hold."""
+        if win.instant:
+            return [HandView(win, "instant", None, context)]
+        naturals, count = self.split_wilds(win.hand, win.wilds)
+        views = []
+        if shapes.is_standard_win(naturals, count, room=win.room):
+            views.append(HandView(win, SETS, None, context))
+        if not win.melds and shapes.is_seven_pairs(naturals, count, room=win.room):
+            views.append(HandView(win, PAIRS, None, context))
+        return views or [HandView(win, "none", None, context)]  # 将将胡 needs no shape
+
+    def hand_value(self, win: WinInfo, context: HandContext) -> tuple[int, list[tuple[str, int]]]:
         """(per-payer amount, breakdown): 小胡 2 or 大胡 7 each, doubled by every special."""
-        big = list(win.instant) or self.big_hands(win.hand, win.melds, win.wilds)
-        breakdown = [(name, BIG) for name in big] or [("平胡", SMALL)]
-        unit = BIG * len(big) if big else SMALL
-        specials = [
-            ("天胡", win.opening and win.seat == dealer and win.kind == A.SELF_WIN),
-            ("海底捞月", win.last_tile and win.kind == A.SELF_WIN),
-            ("海底炮", win.last_tile and win.kind == A.RON),
-            ("杠上开花", win.after_replacement and win.kind == A.SELF_WIN),
-            ("杠上炮", win.on_kong_reveal),
-            ("六王", self.count_pure(win.hand, king) >= 6),
-            ("报听", bool(win.ready)),
-            ("抢杠胡", win.kind == A.ROB_WIN),
-        ]
-        for name, holds in specials:
-            if holds:
-                breakdown.append((name, 2))  # ×2
-                unit *= 2
-        return unit, breakdown
+        view, big = best_reading(self.big_patterns, self.readings(win, context))
+        specials = evaluate(self.specials, view)
+        breakdown = [(p.name, p.value) for p in big] or [("平胡", SMALL)]
+        return added(big or [SMALL_HAND]) * factor(specials), breakdown + [(p.name, p.value) for p in specials]
 
     def bird_count(self, remaining: int, outcome: Outcome) -> int:
         """NX-A7: no birds when the win used the 海底; the 海底 alone is one bird."""
@@ -306,23 +349,28 @@ class Ningxiang(Ruleset):
         return min(self["nx_birds"], remaining)
 
     def settle(self, outcome: Outcome, bird_anchor: str = "dealer") -> Settlement:
-        ledger, scored = Ledger(), []
-        for win in outcome.wins:
-            unit, breakdown = self.hand_value(win, outcome.dealer, outcome.indicator)
-            scored.extend(PatternScore(win.seat, name, value) for name, value in breakdown)
-            # NX.6.2: birds count from the dealer (1/5/9 the dealer, 2/6 下家, 3/7 对家, 4/8 上家).
+        context = HandContext.of(outcome)
+
+        def price(win: WinInfo) -> Priced:
+            unit, breakdown = self.hand_value(win, context)
+            names = "+".join(name for name, _ in breakdown)
+            # NX.6.2: each bird on the payer or the winner adds one more unit; birds count from
+            # the dealer (1/5/9 the dealer, 2/6 下家, 3/7 对家, 4/8 上家).
             anchor = outcome.dealer if bird_anchor == "dealer" else win.seat
             hits = [0, 0, 0, 0]
             for bird in outcome.birds:
                 hits[counted_seat(bird, anchor)] += 1
-            payers = [s for s in range(4) if s != win.seat] if win.kind == A.SELF_WIN else [win.from_seat]
-            names = "+".join(name for name, _ in breakdown)
-            for payer in payers:
-                times = 1 + hits[payer] + hits[win.seat]
-                ledger.pay(payer, win.seat, unit * times, f"{win.kind}: {names} = {unit}"
-                           + (f" × {times} with birds" if times > 1 else ""))
-        return Settlement(payments=ledger.nets(), kong_payments=(0, 0, 0, 0), patterns=tuple(scored),
-                          lines=ledger.lines())
+
+            def times(payer: int) -> int:
+                return 1 + hits[payer] + hits[win.seat]
+
+            return Priced(breakdown, lambda payer: unit * times(payer),
+                          lambda payer: f"{win.kind}: {names} = {unit}"
+                          + (f" × {times(payer)} with birds" if times(payer) > 1 else ""))
+
+        ledger = Ledger()
+        scored = pay_wins(ledger, outcome, price)  # NX.6.1: 封东 seats pay too; no kong money
+        return settlement(ledger, scored)
 
     def best_tile(self, view, seat: int, tiles: list[int], source: int) -> int:
         """NX-A10: one 杠上炮 settlement, on the tile worth more to the winner."""
@@ -335,8 +383,8 @@ class Ningxiang(Ruleset):
             hand = list(s.hand)
             hand[t] += 1
             win = WinInfo(seat, A.RON, t, source, hand, list(s.melds), 0, ready=s.ready, on_kong_reveal=True,
-                          wilds=view.wilds)
-            return self.hand_value(win, view.dealer, view.indicator)[0]
+                          wilds=view.wilds, room=view.room(seat))
+            return self.hand_value(win, HandContext(view.dealer, view.indicator))[0]
 
         return max(winnable, key=lambda t: (value(t), -winnable.index(t)))
 
