@@ -51,6 +51,7 @@ import sys
 from base64 import b85decode
 from dataclasses import dataclass
 from itertools import accumulate, combinations_with_replacement, product
+from operator import itemgetter
 from typing import Callable, Iterable, Sequence
 
 from referee import shape_tables
@@ -143,10 +144,20 @@ def _load():
         i, kind, r, impossible = code & 0x1FFFFF, code >> 21 & 1, code >> 22 & 15, code >> 26 & 1
         steps.setdefault(i << 1 | kind, [0, 0])[impossible] |= 1 << r
     drop0, drop2 = _drop_masks(packed)
-    return c0, c2, lo, hi, complete, {k: tuple(v) for k, v in steps.items()}, drop0, drop2
+    # One look-up instead of two for the suits of at most _DIRECT_TILES tiles (21,942 keys).
+    by_sum: dict[int, list[bytes]] = {}
+    for key in hi_keys:
+        by_sum.setdefault(sum(key), []).append(key)
+    direct = {
+        low + high: lo[low] + hi[high]
+        for low in lo_keys if sum(low) <= _DIRECT_TILES
+        for total in range(_DIRECT_TILES - sum(low) + 1) for high in by_sum.get(total, ())
+    }
+    return c0, c2, lo, hi, direct, complete, {k: tuple(v) for k, v in steps.items()}, drop0, drop2
 
 
-_C0, _C2, _LO, _HI, _COMPLETE, _STEP_EXCEPTIONS, _DROP0, _DROP2 = _load()
+_DIRECT_TILES = 8
+_C0, _C2, _LO, _HI, _INDEX, _COMPLETE, _STEP_EXCEPTIONS, _DROP0, _DROP2 = _load()
 
 # Complete honor vectors: every count 0, 2 or 3, at most one pair; value = pairs held.
 _HONORS_COMPLETE = {c: c.count(2) for c in product((0, 2, 3), repeat=7) if c.count(2) <= 1}
@@ -165,7 +176,6 @@ _ALL_MASKS = (511, 511, 511, 127)
 _NO_MASKS = (0, 0, 0, 0)
 _ORPHANS = TERMINALS_AND_HONORS
 _ORPHAN_SET = frozenset(_ORPHANS)
-_NON_ORPHAN_SUIT = tuple(t for t in range(27) if t not in _ORPHAN_SET)
 
 
 class _NeedExact(Exception):
@@ -359,39 +369,86 @@ def _fast_wait_masks(b: bytes, wilds: int, allowed: Sequence[int]) -> Sequence[i
     """Per part, the kinds t (as a bitmask) for which b + t wins with `wilds` (table path).
 
     Part q gets the tile: the others stay as cheap as they are, so C2(q + t) may spend
-    what they leave (pair_budget), or C0(q + t) that less the cheapest pair elsewhere.
+    what they leave (pair budget), or C0(q + t) that less the cheapest pair elsewhere. One
+    tile lowers a cost by at most 1, so a hand costing more than wilds + 1 waits on nothing;
+    each part costs at least min(C0, C2), so most such hands stop after a part or two.
     """
-    lo, hi, c0, c2 = _LO, _HI, _C0, _C2
-    i0 = lo[b[0:5]] + hi[b[5:9]]
-    i1 = lo[b[9:14]] + hi[b[14:18]]
-    i2 = lo[b[18:23]] + hi[b[23:27]]
+    reach = wilds + 1
     h = b[27:34]
-    ha, hp = _honor_costs(h)
-    a0, a1, a2 = c0[i0], c0[i1], c0[i2]
-    d0, d1, d2, dh = c2[i0] - a0, c2[i1] - a1, c2[i2] - a2, hp - ha
-    total = a0 + a1 + a2 + ha
-    ds = sorted((d0, d1, d2, dh))
-    # One tile lowers a cost by at most 1, and a 3k+1 hand has cost == wilds + 1 (mod 3).
-    best = total + ds[0]
-    if best > wilds + 1 or (wilds + 1 - best) % 3:
+    if 4 in h:
+        return _NO_MASKS  # four honors of a kind: no tile helps
+    n1 = h.count(1)
+    n2 = h.count(2)
+    ha = n1 + n1 + n2
+    if n1 or n2:
+        hp = ha - 1
+        floor = hp
+    else:
+        hp = ha + 2 if 0 in h else _IMP
+        floor = ha
+    if floor > reach:
         return _NO_MASKS
-    if best + 2 <= wilds and sum(b) + wilds + 1 > _MAX_FAST_TILES:
+    index, c0, c2 = _INDEX.get, _C0, _C2
+    k0 = b[0:9]
+    i0 = index(k0)
+    if i0 is None:
+        i0 = _LO[b[0:5]] + _HI[b[5:9]]
+    a0 = c0[i0]
+    p0 = c2[i0]
+    floor += a0 if a0 < p0 else p0
+    if floor > reach:
+        return _NO_MASKS
+    k1 = b[9:18]
+    i1 = index(k1)
+    if i1 is None:
+        i1 = _LO[b[9:14]] + _HI[b[14:18]]
+    a1 = c0[i1]
+    p1 = c2[i1]
+    floor += a1 if a1 < p1 else p1
+    if floor > reach:
+        return _NO_MASKS
+    k2 = b[18:27]
+    i2 = index(k2)
+    if i2 is None:
+        i2 = _LO[b[18:23]] + _HI[b[23:27]]
+    a2 = c0[i2]
+    p2 = c2[i2]
+    floor += a2 if a2 < p2 else p2
+    if floor > reach:
+        return _NO_MASKS
+    d0, d1, d2, dh = p0 - a0, p1 - a1, p2 - a2, hp - ha
+    total = a0 + a1 + a2 + ha
+    first = min(d0, d1, d2, dh)
+    best = total + first
+    if best > reach or (reach - best) % 3:
+        return _NO_MASKS  # (a hand of 3k+1 tiles has cost == wilds + 1 mod 3)
+    if best + 2 <= wilds and sum(b) + reach > _MAX_FAST_TILES:
         raise _NeedExact
+    # The cheapest pair among the parts other than q: the minimum, or the runner-up
+    # when q holds the minimum (the same value again if two parts tie).
+    ds = [d0, d1, d2, dh]
+    ds.remove(first)
+    second = min(ds)
     spare = wilds - total  # what the parts not getting the tile leave, plus their own C0
-    first, second = ds[0], ds[1]
     m0 = m1 = m2 = mh = 0
     if allowed[0]:
-        other = second if d0 == first else first
-        m0 = _suit_waits(b[0:9], i0, spare - d0, spare - other) & allowed[0] if spare >= d0 - 1 or spare - other >= -1 else 0
+        pair_slack = spare - d0
+        sets_slack = spare - (second if d0 == first else first)
+        if pair_slack >= -1 or sets_slack >= -1:
+            m0 = _suit_waits(k0, i0, pair_slack, sets_slack) & allowed[0]
     if allowed[1]:
-        other = second if d1 == first else first
-        m1 = _suit_waits(b[9:18], i1, spare - d1, spare - other) & allowed[1] if spare >= d1 - 1 or spare - other >= -1 else 0
+        pair_slack = spare - d1
+        sets_slack = spare - (second if d1 == first else first)
+        if pair_slack >= -1 or sets_slack >= -1:
+            m1 = _suit_waits(k1, i1, pair_slack, sets_slack) & allowed[1]
     if allowed[2]:
-        other = second if d2 == first else first
-        m2 = _suit_waits(b[18:27], i2, spare - d2, spare - other) & allowed[2] if spare >= d2 - 1 or spare - other >= -1 else 0
+        pair_slack = spare - d2
+        sets_slack = spare - (second if d2 == first else first)
+        if pair_slack >= -1 or sets_slack >= -1:
+            m2 = _suit_waits(k2, i2, pair_slack, sets_slack) & allowed[2]
     if allowed[3]:
-        other = second if dh == first else first
-        mh = _honor_waits(h, spare + ha, spare + ha - other) & allowed[3]
+        pair_budget = spare + ha
+        mh = _honor_waits(h, pair_budget, pair_budget - (second if dh == first else first)) & allowed[3]
     return m0, m1, m2, mh
 
 
@@ -555,14 +612,16 @@ def is_standard_win(counts: Counts, wilds: int = 0, room: Counts | None = None,
     may be, or complete, that pair).
 
     Without wilds, room or pair_kinds this is the hot path: four dict look-ups, honors first
-    (they reject most non-winning hands), stopping at the first part that is not complete.
-    It checks the length always, but the 0..4 range only of the part that decides a False
-    (a True proves every count is in range): a bad count elsewhere may give False, not an
-    error. Every other path validates everything.
+    (a single honor rejects most non-winning hands at once), stopping at the first part that
+    is not complete. It checks the length always but the 0..4 range only of the part whose
+    look-up failed (a True proves every count in range), so a bad count may give False
+    rather than a ValueError. Every other path validates everything.
     """
     if not wilds and room is None and pair_kinds is None:
         t = tuple(counts)
         k = t[27:34]
+        if 1 in k and len(t) == KINDS:
+            return False  # a single honor: most non-winning hands stop here
         h = _HONORS_COMPLETE.get(k)
         if h is not None:
             get = _COMPLETE.get
@@ -686,17 +745,26 @@ def _standard_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, a
     return _masks_of(found)
 
 
+def _bits_per_part(marks: bytes) -> list[int]:
+    """34 bytes of 0/1 marks as the four part masks."""
+    return [_BITS9[marks[0:9]], _BITS9[marks[9:18]], _BITS9[marks[18:27]], _BITS7[marks[27:34]]]
+
+
+_ODD = bytes(v & 1 for v in range(256))
+_ZERO_OR_TWO = bytes(1 if v in (0, 2) else 0 for v in range(256))
+_NON_ORPHANS = itemgetter(*(t for t in range(27) if t not in _ORPHAN_SET))
+_ORPHAN_COUNTS = itemgetter(*_ORPHANS)
+
+
 def _seven_pairs_wait_masks(b: bytes, wilds: int, caps: bytes | None, allowed) -> list[int]:
-    if sum(b) + wilds != 13:
-        return [0, 0, 0, 0]
+    """Kinds t with b + t seven pairs (b holds 13 tiles with the wilds)."""
     if caps is None:
         odd = b.count(1) + b.count(3)
-        found = []
-        if odd - 1 <= wilds:  # the tile pairs one of the singles
-            found += [t for t in range(KINDS) if b[t] & 1]
-        if odd + 1 <= wilds:  # the tile is one more single for a wild to pair
-            found += [t for t in range(KINDS) if b[t] in (0, 2)]
-        masks = _masks_of(found)
+        if odd - 1 > wilds:
+            return [0, 0, 0, 0]
+        masks = _bits_per_part(b.translate(_ODD))  # the tile pairs one of the singles
+        if odd + 1 <= wilds:  # or is one more single for a wild to pair
+            masks = [m | x for m, x in zip(masks, _bits_per_part(b.translate(_ZERO_OR_TWO)))]
     else:
         masks = _masks_of(
             t for t in range(KINDS)
@@ -706,7 +774,8 @@ def _seven_pairs_wait_masks(b: bytes, wilds: int, caps: bytes | None, allowed) -
 
 
 def _orphan_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed) -> list[int]:
-    if sum(b) + wilds != 13 or any(b[t] for t in _NON_ORPHAN_SUIT):
+    """Kinds t with b + t thirteen orphans (b holds 13 tiles with the wilds)."""
+    if any(_NON_ORPHANS(b)) or _ORPHAN_COUNTS(b).count(0) > wilds + 1:
         return [0, 0, 0, 0]
     caps = caps or _FULL_ROOM
     ok = _ORPHAN_SET if pair_kinds is None else _ORPHAN_SET.intersection(pair_kinds)
@@ -721,15 +790,20 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
                kinds: Iterable[int] | None = None) -> tuple[int, ...]:
     """Sorted kinds t (within `kinds`) completing counts + t with `wilds`: a standard win
     (pair within pair_kinds), or, when enabled, seven pairs or thirteen orphans (duplicate
-    within orphan_pair_kinds). Never a t beyond room (default 4 copies)."""
+    within orphan_pair_kinds). Never a t beyond room (default 4 copies).
+
+    Seven pairs and orphans are decided by counting (singles, missing orphans), not by
+    trying tiles, except under a room restriction.
+    """
     b = _as_bytes(counts, wilds)
     caps = _room_bytes(room)
     allowed = _kind_masks(kinds)
     masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
-    if seven_pairs:
-        masks = [m | x for m, x in zip(masks, _seven_pairs_wait_masks(b, wilds, caps, allowed))]
-    if thirteen_orphans:
-        masks = [m | x for m, x in zip(masks, _orphan_wait_masks(b, wilds, caps, orphan_pair_kinds, allowed))]
+    if (seven_pairs or thirteen_orphans) and sum(b) + wilds == 13:
+        if seven_pairs:
+            masks = [m | x for m, x in zip(masks, _seven_pairs_wait_masks(b, wilds, caps, allowed))]
+        if thirteen_orphans:
+            masks = [m | x for m, x in zip(masks, _orphan_wait_masks(b, wilds, caps, orphan_pair_kinds, allowed))]
     return _kinds_of(masks)
 
 
