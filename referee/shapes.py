@@ -162,6 +162,8 @@ _C0, _C2, _LO, _HI, _INDEX, _COMPLETE, _STEP_EXCEPTIONS, _DROP0, _DROP2 = _load(
 # Complete honor vectors: every count 0, 2 or 3, at most one pair; value = pairs held.
 _HONORS_COMPLETE = {c: c.count(2) for c in product((0, 2, 3), repeat=7) if c.count(2) <= 1}
 _COUNTS_OK = frozenset(range(5))
+_complete = _COMPLETE.get
+_honors_complete = _HONORS_COMPLETE.get
 
 _VALID = bytes(range(5))
 _SUIT_TUPLES = tuple(
@@ -209,28 +211,60 @@ def _room_bytes(room: Counts | None) -> bytes | None:
     """Room per kind as bytes, capped at 4; None for the default (4 everywhere)."""
     if room is None:
         return None
-    caps = list(room)
+    try:
+        caps = bytes(room)
+    except (TypeError, ValueError):
+        raise ValueError(f"room must be {KINDS} counts of 0 or more: {list(room)}") from None
     if len(caps) != KINDS:
         raise ValueError(f"room has {KINDS} entries, not {len(caps)}")
-    if min(caps) < 0:
-        raise ValueError(f"negative room: {caps}")
-    b = bytes(min(int(r), 4) for r in caps)
-    return None if b == _FULL_ROOM else b
+    caps = caps.translate(_AT_MOST_4)
+    return None if caps == _FULL_ROOM else caps
 
 
+_AT_MOST_4 = bytes(min(v, 4) for v in range(256))
 _FULL_ROOM = bytes([4]) * KINDS
 _ALL_KINDS_BITS = (1 << KINDS) - 1
+_LOW_ROOM: dict[bytes, tuple[tuple[int, int], ...]] = {}
+
+
+def _binding_room(b: bytes, room: Counts | None, extra: int) -> bytes | None:
+    """Room as bytes, or None when it cannot bind: every kind it lowers below 4 has room for
+    its naturals plus `extra` (the wilds, plus one for the tile a wait adds), so no
+    completion reaches past it and the table path answers exactly."""
+    caps = _room_bytes(room)
+    if caps is None:
+        return None
+    low = _LOW_ROOM.get(caps)
+    if low is None:
+        low = tuple((k, cap) for k, cap in enumerate(caps) if cap < 4)
+        if len(_LOW_ROOM) < 256:
+            _LOW_ROOM[caps] = low
+    for k, cap in low:
+        if b[k] + extra > cap:
+            return caps
+    return None
+
+
+_PAIR_BITS: dict = {}
 
 
 def _pair_bits(pair_kinds: Iterable[int] | None) -> int:
     """pair_kinds as a 34-bit mask; all ones for None."""
     if pair_kinds is None:
         return _ALL_KINDS_BITS
+    try:
+        bits = _PAIR_BITS.get(pair_kinds)
+    except TypeError:  # unhashable (a list)
+        bits = None
+    if bits is not None:
+        return bits
     bits = 0
     for t in pair_kinds:
         if not 0 <= t < KINDS:
             raise ValueError(f"no such tile kind {t}")
         bits |= 1 << t
+    if isinstance(pair_kinds, (tuple, frozenset, range)) and len(_PAIR_BITS) < 64:
+        _PAIR_BITS[pair_kinds] = bits
     return bits
 
 
@@ -469,6 +503,28 @@ def _conv(a: int, b: int, limit: int) -> int:
     return out & limit
 
 
+def _moves(chows: bool, cap: int, may_pair: bool) -> dict[int, tuple[tuple[int, int], ...]]:
+    """For each state (a, b, paired) as a*6 + b*2 + paired: the (copies f of this rank, next
+    state) pairs a rank allows, before the naturals (f must cover them) are known."""
+    table = {}
+    for a in range(3):
+        for b in range(3):
+            for paired in (0, 1):
+                moves = []
+                for s in (0, 1, 2) if chows else (0,):  # chows start at ranks 1..7 only
+                    for pung in (0, 3):
+                        for pair in (0, 2) if may_pair and not paired else (0,):
+                            f = a + b + s + pung + pair
+                            if f <= cap:
+                                moves.append((f, b * 6 + s * 2 + (1 if paired or pair else 0)))
+                table[a * 6 + b * 2 + paired] = tuple(moves)
+    return table
+
+
+_MOVES = {(chows, cap, may_pair): _moves(chows, cap, may_pair)
+          for chows in (False, True) for cap in range(5) for may_pair in (False, True)}
+
+
 def _suit_sets(v: bytes, room: bytes, pairs: int, limit: int) -> tuple[int, int]:
     """(sets only, sets + one pair): bitmasks of the wild counts that complete one suit.
 
@@ -481,23 +537,18 @@ def _suit_sets(v: bytes, room: bytes, pairs: int, limit: int) -> tuple[int, int]
     got = _EXACT.get(key)
     if got is not None:
         return got
-    states = {(0, 0, 0): 1}
+    states = {0: 1}
     for rank in range(9):
-        n, cap, may_pair = v[rank], room[rank], pairs >> rank & 1
-        nxt: dict[tuple[int, int, int], int] = {}
-        for (a, b, paired), mask in states.items():
-            for s in (0, 1, 2) if rank <= 6 else (0,):
-                base = a + b + s
-                if base > cap:
-                    break
-                for pung in (0, 3):
-                    for pair in (0, 2) if may_pair and not paired else (0,):
-                        f = base + pung + pair
-                        if n <= f <= cap:
-                            to = (b, s, 1 if paired or pair else 0)
-                            nxt[to] = nxt.get(to, 0) | ((mask << (f - n)) & limit)
+        n = v[rank]
+        moves = _MOVES[rank <= 6, room[rank], bool(pairs >> rank & 1)]
+        nxt: dict[int, int] = {}
+        for state, mask in states.items():
+            for f, to in moves[state]:
+                if f >= n:
+                    nxt[to] = nxt.get(to, 0) | mask << (f - n)
         states = nxt
-    got = _EXACT[key] = (states.get((0, 0, 0), 0), states.get((0, 0, 1), 0))
+    # After rank 9 no chow is open: the answers sit in states (0, 0, paired).
+    got = _EXACT[key] = (states.get(0, 0) & limit, states.get(1, 0) & limit)
     return got
 
 
@@ -525,7 +576,13 @@ def _part_sets(b: bytes, room: bytes, pairs: int, limit: int, q: int) -> tuple[i
 
 
 def _limit(wilds: int) -> int:
-    return (1 << max(_WIDTH, wilds + 1)) - 1
+    """Track wild counts 0..wilds only: a win needs exactly `wilds`."""
+    return (1 << (wilds + 1)) - 1
+
+
+_WIDE = (1 << _WIDTH) - 1  # for minimum costs
+_FULL9 = bytes([4]) * 9
+_FULL7 = bytes([4]) * 7
 
 
 def _combine_sets(parts: Sequence[tuple[int, int]], limit: int) -> tuple[int, int]:
@@ -544,7 +601,7 @@ def _exact_win(b: bytes, wilds: int, room: bytes, pairs: int) -> bool:
 
 
 def _exact_cost(b: bytes, with_pair: bool, room: bytes, pairs: int) -> int:
-    limit = _limit(0)
+    limit = _WIDE
     parts = [_part_sets(b, room, pairs, limit, q) for q in range(4)]
     sets = [_lowest(s) for s, _ in parts]
     if not with_pair:
@@ -578,10 +635,100 @@ def _exact_waits(b: bytes, wilds: int, room: bytes, pairs: int, candidates: Iter
     return found
 
 
+# Only the pair restricted (room 4 everywhere): the cheapest completion with the pair in part
+# p costs C2'(p) + the other parts' C0, where C0 comes from the tables and C2' (the pair among
+# the allowed kinds) from the programme above for a suit, or by counting for the honors.
+# Spare wilds still form pungs of unused kinds, so costs decide wins and waits.
+
+
+def _restricted_pair_cost(part: bytes, q: int, pairs: int) -> int:
+    """C2 of one part with the pair among `pairs` (bits of the part's kinds)."""
+    if q == 3:
+        if 4 in part:
+            return IMPOSSIBLE
+        n1 = part.count(1)
+        c0 = n1 + n1 + part.count(2)
+        step = min((_HONOR_PAIR_STEP[part[k]] for k in range(7) if pairs >> k & 1), default=IMPOSSIBLE)
+        return c0 + step if step < IMPOSSIBLE else IMPOSSIBLE
+    if pairs == 511:
+        cost = _C2[_suit_index(part)]
+        return cost if cost < _IMP else IMPOSSIBLE
+    if not pairs:
+        return IMPOSSIBLE
+    return _lowest(_suit_sets(part, _FULL9, pairs, _WIDE)[1])
+
+
+_HONOR_PAIR_STEP = (2, -1, -1, IMPOSSIBLE, IMPOSSIBLE)  # pair cost minus pung cost, by count
+
+
+def _sets_cost(part: bytes, q: int) -> int:
+    if q == 3:
+        if 4 in part:
+            return IMPOSSIBLE
+        return 2 * part.count(1) + part.count(2)
+    return _C0[_suit_index(part)]
+
+
+def _suit_index(k: bytes) -> int:
+    i = _INDEX.get(k)
+    return _LO[k[0:5]] + _HI[k[5:9]] if i is None else i
+
+
+_PART_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
+
+
+def _paired_costs(b: bytes, pairs: int) -> tuple[list[int], list[int]]:
+    """Per part: (C0, C2 with the pair among `pairs`)."""
+    sets, paired = [], []
+    for q, (lo, hi) in enumerate(_PART_SLICES):
+        part = b[lo:hi]
+        sets.append(_sets_cost(part, q))
+        paired.append(_restricted_pair_cost(part, q, pairs >> lo & 511))
+    return sets, paired
+
+
+def _paired_win(b: bytes, wilds: int, pairs: int) -> bool:
+    sets, paired = _paired_costs(b, pairs)
+    cost = sum(sets) + min(p - s for s, p in zip(sets, paired))
+    spare = wilds - cost
+    if spare < 0 or spare % 3:
+        return False
+    if spare >= 3 and sum(b) + wilds > _MAX_FAST_TILES:
+        raise _NeedExact
+    return True
+
+
+def _paired_waits(b: bytes, wilds: int, pairs: int, candidates: Iterable[int]) -> list[int]:
+    """Candidates t with a win for b + t, the pair among `pairs` (room 4 everywhere)."""
+    sets, paired = _paired_costs(b, pairs)
+    total = sum(sets)
+    steps = [p - s for s, p in zip(sets, paired)]
+    found = []
+    for t in candidates:
+        if b[t] >= 4:
+            continue
+        q = t // 9 if t < 27 else 3
+        lo, hi = _PART_SLICES[q]
+        part = b[lo:hi]
+        j = t - lo
+        part = part[:j] + bytes([part[j] + 1]) + part[j + 1:]
+        s = _sets_cost(part, q)
+        elsewhere = min(steps[x] for x in range(4) if x != q)
+        cost = total - sets[q] + s + min(_restricted_pair_cost(part, q, pairs >> lo & 511) - s, elsewhere)
+        spare = wilds - cost
+        if spare >= 0:
+            if spare >= 3 and sum(b) + wilds + 1 > _MAX_FAST_TILES:
+                raise _NeedExact
+            found.append(t)
+    return found
+
+
 def clear_caches() -> None:
     """Drop every memo (the exact path's per-part sets). The tables are built at import."""
     _EXACT.clear()
     _KIND_MASKS.clear()
+    _PAIR_BITS.clear()
+    _LOW_ROOM.clear()
 
 
 # ---------------------------------------------------------------------------------------
@@ -597,10 +744,14 @@ def standard_cost(counts: Counts, with_pair: bool = True, room: Counts | None = 
     room (per kind, default 4) caps naturals plus wilds; pair_kinds limits the pair's kind.
     """
     b = _as_bytes(counts)
-    if room is None and pair_kinds is None:
-        cost = _fast_cost(b, with_pair)
-        return cost if cost < _IMP else IMPOSSIBLE
-    return _exact_cost(b, with_pair, _room_bytes(room) or _FULL_ROOM, _pair_bits(pair_kinds))
+    caps = _room_bytes(room)
+    if caps is None:
+        if pair_kinds is None or not with_pair:
+            cost = _fast_cost(b, with_pair)
+            return cost if cost < _IMP else IMPOSSIBLE
+        sets, paired = _paired_costs(b, _pair_bits(pair_kinds))
+        return min(sum(sets) + min(p - s for s, p in zip(sets, paired)), IMPOSSIBLE)
+    return _exact_cost(b, with_pair, caps, _pair_bits(pair_kinds))
 
 
 def is_standard_win(counts: Counts, wilds: int = 0, room: Counts | None = None,
@@ -619,34 +770,34 @@ def is_standard_win(counts: Counts, wilds: int = 0, room: Counts | None = None,
     """
     if not wilds and room is None and pair_kinds is None:
         t = tuple(counts)
-        k = t[27:34]
+        k = t[27:]  # 7 honors exactly when len(t) == 34, so a hit below proves the length
         if 1 in k and len(t) == KINDS:
             return False  # a single honor: most non-winning hands stop here
-        h = _HONORS_COMPLETE.get(k)
+        h = _honors_complete(k)
         if h is not None:
-            get = _COMPLETE.get
             k = t[0:9]
-            x = get(k)
+            x = _complete(k)
             if x is not None:
                 k = t[9:18]
-                y = get(k)
+                y = _complete(k)
                 if y is not None:
                     k = t[18:27]
-                    z = get(k)
-                    if z is not None and len(t) == KINDS:
+                    z = _complete(k)
+                    if z is not None:
                         return x + y + z + h == 1
         if len(t) != KINDS or not _COUNTS_OK.issuperset(k):
             _as_bytes(t, wilds)
         return False
     b = _as_bytes(counts, wilds)
+    caps = _binding_room(b, room, wilds)
     try:
         if not _fast_win(b, wilds):
             return False  # the restrictions only remove completions
-        if room is None and pair_kinds is None:
-            return True
+        if caps is None:
+            return True if pair_kinds is None else _paired_win(b, wilds, _pair_bits(pair_kinds))
     except _NeedExact:
         pass
-    return _exact_win(b, wilds, _room_bytes(room) or _FULL_ROOM, _pair_bits(pair_kinds))
+    return _exact_win(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds))
 
 
 def is_seven_pairs(counts: Counts, wilds: int = 0, room: Counts | None = None) -> bool:
@@ -724,13 +875,14 @@ def standard_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     Never a t with counts[t] + 1 > room[t] (SPEC 0.3: no fifth copy of a kind held 4 times).
     """
     b = _as_bytes(counts, wilds)
-    if room is None and pair_kinds is None:
+    caps = _binding_room(b, room, wilds + 1)
+    if caps is None and pair_kinds is None:
         try:
             m = _fast_wait_masks(b, wilds, _ALL_MASKS if kinds is None else _kind_masks(kinds))
             return _SUIT_TUPLES[0][m[0]] + _SUIT_TUPLES[1][m[1]] + _SUIT_TUPLES[2][m[2]] + _HONOR_TUPLES[m[3]]
         except _NeedExact:
             pass
-    return _kinds_of(_standard_wait_masks(b, wilds, _room_bytes(room), pair_kinds, _kind_masks(kinds)))
+    return _kinds_of(_standard_wait_masks(b, wilds, caps, pair_kinds, _kind_masks(kinds)))
 
 
 def _standard_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed) -> Sequence[int]:
@@ -739,6 +891,8 @@ def _standard_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, a
         if caps is None and pair_kinds is None:
             return masks
         candidates = _kinds_of(masks)  # restrictions only remove completions
+        if caps is None:
+            return _masks_of(_paired_waits(b, wilds, _pair_bits(pair_kinds), candidates))
     except _NeedExact:
         candidates = _kinds_of(allowed)
     found = _exact_waits(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds), candidates)
@@ -756,12 +910,12 @@ _NON_ORPHANS = itemgetter(*(t for t in range(27) if t not in _ORPHAN_SET))
 _ORPHAN_COUNTS = itemgetter(*_ORPHANS)
 
 
-def _seven_pairs_wait_masks(b: bytes, wilds: int, caps: bytes | None, allowed) -> list[int]:
-    """Kinds t with b + t seven pairs (b holds 13 tiles with the wilds)."""
+def _seven_pairs_wait_masks(b: bytes, wilds: int, caps: bytes | None, allowed) -> list[int] | None:
+    """Kinds t with b + t seven pairs (b holds 13 tiles with the wilds); None for none."""
     if caps is None:
         odd = b.count(1) + b.count(3)
         if odd - 1 > wilds:
-            return [0, 0, 0, 0]
+            return None
         masks = _bits_per_part(b.translate(_ODD))  # the tile pairs one of the singles
         if odd + 1 <= wilds:  # or is one more single for a wild to pair
             masks = [m | x for m, x in zip(masks, _bits_per_part(b.translate(_ZERO_OR_TWO)))]
@@ -773,10 +927,10 @@ def _seven_pairs_wait_masks(b: bytes, wilds: int, caps: bytes | None, allowed) -
     return [m & a for m, a in zip(masks, allowed)]
 
 
-def _orphan_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed) -> list[int]:
-    """Kinds t with b + t thirteen orphans (b holds 13 tiles with the wilds)."""
+def _orphan_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed) -> list[int] | None:
+    """Kinds t with b + t thirteen orphans (b holds 13 tiles with the wilds); None for none."""
     if any(_NON_ORPHANS(b)) or _ORPHAN_COUNTS(b).count(0) > wilds + 1:
-        return [0, 0, 0, 0]
+        return None
     caps = caps or _FULL_ROOM
     ok = _ORPHAN_SET if pair_kinds is None else _ORPHAN_SET.intersection(pair_kinds)
     found = [t for t in _ORPHANS
@@ -796,15 +950,19 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     trying tiles, except under a room restriction.
     """
     b = _as_bytes(counts, wilds)
-    caps = _room_bytes(room)
     allowed = _kind_masks(kinds)
+    caps = _binding_room(b, room, wilds + 1)  # (room that cannot bind changes nothing)
     masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
     if (seven_pairs or thirteen_orphans) and sum(b) + wilds == 13:
         if seven_pairs:
-            masks = [m | x for m, x in zip(masks, _seven_pairs_wait_masks(b, wilds, caps, allowed))]
+            extra = _seven_pairs_wait_masks(b, wilds, caps, allowed)
+            if extra is not None:
+                masks = [m | x for m, x in zip(masks, extra)]
         if thirteen_orphans:
-            masks = [m | x for m, x in zip(masks, _orphan_wait_masks(b, wilds, caps, orphan_pair_kinds, allowed))]
-    return _kinds_of(masks)
+            extra = _orphan_wait_masks(b, wilds, caps, orphan_pair_kinds, allowed)
+            if extra is not None:
+                masks = [m | x for m, x in zip(masks, extra)]
+    return _SUIT_TUPLES[0][masks[0]] + _SUIT_TUPLES[1][masks[1]] + _SUIT_TUPLES[2][masks[2]] + _HONOR_TUPLES[masks[3]]
 
 
 def _generic_waits(counts: Counts, wilds: int, win: WinPredicate, kinds: Iterable[int], first_only: bool) -> tuple[int, ...]:

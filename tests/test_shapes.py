@@ -232,9 +232,15 @@ def plain_oracle_seven_pairs(vec, wilds=0, room=None) -> bool:
 
 
 def oracle_orphans(vec, wilds=0, pair_kinds=None, room=None) -> bool:
+    """Every wild becomes every terminal or honor (a wild as any other kind would put a
+    non-orphan tile in the hand, which never wins this way), within room."""
     allowed = set(TERMINALS_AND_HONORS if pair_kinds is None else pair_kinds)
-    for _, full in _fillings(vec, wilds, room):
-        if sum(full) != 14 or any(full[t] for t in ALL if t not in TERMINALS_AND_HONORS):
+    caps = _room(room)
+    if sum(vec) + wilds != 14 or any(vec[t] for t in ALL if t not in TERMINALS_AND_HONORS):
+        return False
+    for combo in combinations_with_replacement(TERMINALS_AND_HONORS, wilds):
+        full = plus(vec, *combo)
+        if any(full[t] > caps[t] for t in ALL):
             continue
         if all(full[t] >= 1 for t in TERMINALS_AND_HONORS):
             double = [t for t in TERMINALS_AND_HONORS if full[t] == 2]

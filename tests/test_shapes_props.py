@@ -26,6 +26,8 @@ from referee.tiles import DRAGONS, KINDS, TERMINALS_AND_HONORS, counts
 from test_shapes import (
     ALL,
     c,
+    drop,
+    near_win,
     oracle_decomps,
     oracle_orphans,
     oracle_seven_pairs,
@@ -300,6 +302,33 @@ def test_table_path_matches_exact_path():
         wins += is_standard_win(vec, wilds)
         ready += bool(got)
     assert 30 < wins < 470 and 30 < ready < 470, (wins, ready)
+
+
+def test_pair_only_path_matches_exact_path():
+    """A pair restriction without binding room takes the cost path (tables + per-suit
+    programme); the wild-count sets of the exact path must agree."""
+    rng = random.Random(73)
+    wall = [t for t in ALL for _ in range(4)]
+    wins = 0
+    for i in range(400):
+        wilds = rng.choice([0, 1, 2, 3, 4, 6])
+        size = max(0, rng.choice([13, 14]) - wilds)
+        if i % 2:
+            vec = counts(rng.sample(wall, size))
+        else:
+            vec = near_win(rng, 4, rng.choice([0, 0, 1]))
+            vec = drop(rng, vec, sum(vec) - size)
+        pairs = shapes._pair_bits(rng.choice([JIANG, tuple(DRAGONS), (0, 9, 18), tuple(range(27, 34)), ()]))
+        b = bytes(vec)
+        if (sum(vec) + wilds) % 3 == 2:
+            got = shapes._paired_win(b, wilds, pairs)
+            assert got == shapes._exact_win(b, wilds, shapes._FULL_ROOM, pairs), (vec, wilds)
+            wins += got
+        else:
+            got = shapes._paired_waits(b, wilds, pairs, ALL)
+            assert got == shapes._exact_waits(b, wilds, shapes._FULL_ROOM, pairs, ALL), (vec, wilds)
+            wins += bool(got)
+    assert 20 < wins < 380, wins
 
 
 def test_part_oracle_matches_plain_substitution():
