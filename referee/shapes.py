@@ -15,7 +15,8 @@ referee/shape_build.py, 12 KB) holds C0, the fewest wilds that make the suit set
 C2, the fewest that make it sets plus one pair; the index of a suit is sum(n_r * 5**r), read
 as two dict look-ups on slices of bytes(counts) (ranks 1-5 and 6-9), so adding a tile of rank
 r is index + 5**r. Honors never chow, so their costs come from counting: C0 = 2 * #singles +
-#pairs, C2 = C0 - 1 if a single or pair exists. The tables decompress at import (~10 ms).
+#pairs, C2 = C0 - 1 if a single or pair exists. Decompressing and indexing the tables
+at import takes about 0.1 s (the drop masks below are derived then, on big integers).
 
 *Wins without wilds* look each suit up in a dict of the complete suit vectors of at most 14
 tiles (21,743 keys; value 1 when the suit holds the pair) and the honors in a dict of the 576
@@ -35,13 +36,19 @@ when its budget reaches its own cost - 1, and then only its nine neighbours' tab
 are read (index + 5**r). Honors: the kinds with 0, 1 or 2 copies each move the counts one
 way, three cases in all.
 
-*Exact path for `room` and `pair_kinds`.* Per part, a dynamic programme over ranks (chows
-still open, pair used) yields the *set* of wild counts that complete it (a bitmask), with every
-kind capped at its room and the pair limited to the allowed kinds; a hand wins with w wilds
-when the parts' sets, convolved with exactly one part holding the pair, contain w. Memoized
-per part (clear_caches drops it). The table answer without the restrictions is a cheap
-necessary condition (restrictions only remove completions), so most hands never reach it,
-and for waits only the table's candidate tiles are checked.
+*Room and allowed pair kinds* are answered in three tiers. Room that cannot bind (every
+kind it lowers keeps room for its naturals plus the wilds, plus the tile a wait adds) is
+ignored. The table answer without the restrictions is a necessary condition (restrictions
+only remove completions), so a hand it rejects is rejected, and for waits only its tiles
+are candidates. Then:
+  - the pair restricted, room not binding: still costs, with C2 of each part recomputed for
+    the allowed pair kinds (counting for honors, the programme below for a suit, memoized);
+  - room binding: per part, a dynamic programme over ranks (chows still open, pair used)
+    yields the *set* of wild counts that complete it (a bitmask), every kind capped at its
+    room and the pair limited to the allowed kinds; the hand wins with w wilds when the
+    parts' sets, convolved with exactly one part holding the pair, contain w. Exact, spare
+    wilds included. Memoized per part; clear_caches() drops the memo.
+Seven pairs and thirteen orphans are decided by counting, room included.
 """
 from __future__ import annotations
 
@@ -252,10 +259,8 @@ def _pair_bits(pair_kinds: Iterable[int] | None) -> int:
     """pair_kinds as a 34-bit mask; all ones for None."""
     if pair_kinds is None:
         return _ALL_KINDS_BITS
-    try:
-        bits = _PAIR_BITS.get(pair_kinds)
-    except TypeError:  # unhashable (a list)
-        bits = None
+    cacheable = isinstance(pair_kinds, (tuple, frozenset, range))
+    bits = _PAIR_BITS.get(pair_kinds) if cacheable else None
     if bits is not None:
         return bits
     bits = 0
@@ -263,7 +268,7 @@ def _pair_bits(pair_kinds: Iterable[int] | None) -> int:
         if not 0 <= t < KINDS:
             raise ValueError(f"no such tile kind {t}")
         bits |= 1 << t
-    if isinstance(pair_kinds, (tuple, frozenset, range)) and len(_PAIR_BITS) < 64:
+    if cacheable and len(_PAIR_BITS) < 64:
         _PAIR_BITS[pair_kinds] = bits
     return bits
 
@@ -275,13 +280,8 @@ def _kind_masks(kinds: Iterable[int] | None) -> tuple[int, int, int, int]:
     """Per part (3 suits, honors), the bitmask of kinds allowed by `kinds`."""
     if kinds is None:
         return _ALL_MASKS
-    try:
-        cached = _KIND_MASKS.get(kinds)
-    except TypeError:  # unhashable (a list): compute every time
-        cached = None
-        hashable = False
-    else:
-        hashable = True
+    cacheable = isinstance(kinds, (tuple, frozenset, range))
+    cached = _KIND_MASKS.get(kinds) if cacheable else None
     if cached is not None:
         return cached
     masks = [0, 0, 0, 0]
@@ -293,7 +293,7 @@ def _kind_masks(kinds: Iterable[int] | None) -> tuple[int, int, int, int]:
         else:
             masks[3] |= 1 << (t - 27)
     out = tuple(masks)
-    if hashable and len(_KIND_MASKS) < 64:
+    if cacheable and len(_KIND_MASKS) < 64:
         _KIND_MASKS[kinds] = out
     return out
 
@@ -489,8 +489,9 @@ def _fast_wait_masks(b: bytes, wilds: int, allowed: Sequence[int]) -> Sequence[i
 # ---------------------------------------------------------------------------------------
 # Exact path: wild-count sets per part under per-kind room and allowed pair kinds.
 
-_WIDTH = 64  # wild counts 0..63 are tracked; more wilds widen the masks
+_WIDTH = 64  # minimum costs track wild counts 0..63; a win with w wilds tracks 0..w
 _EXACT: dict = {}
+_EXACT_LIMIT = 100_000  # entries; the memo starts over beyond this (a long-lived worker)
 
 
 def _conv(a: int, b: int, limit: int) -> int:
@@ -548,6 +549,8 @@ def _suit_sets(v: bytes, room: bytes, pairs: int, limit: int) -> tuple[int, int]
                     nxt[to] = nxt.get(to, 0) | mask << (f - n)
         states = nxt
     # After rank 9 no chow is open: the answers sit in states (0, 0, paired).
+    if len(_EXACT) >= _EXACT_LIMIT:
+        _EXACT.clear()
     got = _EXACT[key] = (states.get(0, 0) & limit, states.get(1, 0) & limit)
     return got
 
@@ -564,6 +567,8 @@ def _honor_sets(h: bytes, room: bytes, pairs: int, limit: int) -> tuple[int, int
         pair = (1 << (2 - n)) if pairs >> k & 1 and n <= 2 <= cap else 0
         with_pair = _conv(with_pair, sets, limit) | _conv(no_pair, pair, limit)
         no_pair = _conv(no_pair, sets, limit)
+    if len(_EXACT) >= _EXACT_LIMIT:
+        _EXACT.clear()
     got = _EXACT[key] = (no_pair, with_pair)
     return got
 
@@ -965,7 +970,8 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     return _SUIT_TUPLES[0][masks[0]] + _SUIT_TUPLES[1][masks[1]] + _SUIT_TUPLES[2][masks[2]] + _HONOR_TUPLES[masks[3]]
 
 
-def _generic_waits(counts: Counts, wilds: int, win: WinPredicate, kinds: Iterable[int], first_only: bool) -> tuple[int, ...]:
+def _generic_waits(counts: Counts, wilds: int, win: WinPredicate, kinds: Iterable[int],
+                   first_only: bool) -> tuple[int, ...]:
     trial = list(counts)  # a private copy: never touch the caller's list
     found = []
     for t in sorted(set(kinds)):

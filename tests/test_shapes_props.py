@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import random
 
-import pytest
 from hypothesis import given, settings, strategies as st
 
 from referee import shape_tables, shapes
