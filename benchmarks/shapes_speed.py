@@ -1,6 +1,6 @@
 """Throughput of referee.shapes (issue 10 goals), one figure per line.
 
-    python benchmarks/shapes_speed.py --hands 20000 --seed 1
+    python benchmarks/shapes_speed.py --hands 20000 --seed 1 [--baseline 115f5f4]
 
 Hands (deterministic from --seed) are built from three kinds: "win" (4 random sets and a
 pair), "near" (a win with one tile swapped for another) and "wall" (drawn from the 136-tile
@@ -17,6 +17,10 @@ on a shared machine does not count against them (it still slows caches; compare 
 Goals (issue 10): win >= 1,000,000/s warm and at least the `mahjong` package's
 Agari().is_agari on the same hands (`pip install -e '.[bench]'`); waits with wilds
 >= 100,000/s; first pass within 10 % of warm.
+
+--baseline REV also times referee/shapes.py as it was at git revision REV (e.g. 115f5f4,
+the memoized per-suit DP) on the first 2,000 hands of the same mixes; its "waits, generic
+predicate" row is the path the engine took for wild variants (a full win check per kind).
 """
 from __future__ import annotations
 
@@ -92,9 +96,9 @@ PLAY = (0.1, 0.3, 0.6)
 WALL_ONLY = (0.0, 0.0, 1.0)
 
 
-def timed(fn, hands) -> tuple[float, float]:
-    """(first pass after clear_caches, best of three warm passes) in hands/s."""
-    shapes.clear_caches()
+def timed(fn, hands, module=shapes) -> tuple[float, float]:
+    """(first pass after module.clear_caches(), best of three warm passes) in hands/s."""
+    module.clear_caches()
     start = time.process_time()
     for vec, wilds in hands:
         fn(vec, wilds)
@@ -115,6 +119,39 @@ def report(label: str, fn, hands, goal: float | None = None) -> float:
     return warm
 
 
+def load_baseline(rev: str):
+    """referee/shapes.py at git revision `rev`, as a module."""
+    import types
+    source = subprocess.run(["git", "show", f"{rev}:referee/shapes.py"], cwd=ROOT, capture_output=True,
+                            text=True, check=True).stdout
+    module = types.ModuleType(f"shapes_{rev}")
+    module.__dict__["__name__"] = module.__name__
+    sys.modules[module.__name__] = module  # dataclasses look the module up
+    exec(compile(source, f"{rev}:referee/shapes.py", "exec"), module.__dict__)
+    return module
+
+
+def compare(rev: str, hands_by_name: dict) -> None:
+    old = load_baseline(rev)
+    new = shapes
+    rows = [  # (label, mix, old call, new call)
+        ("is_standard_win, no wilds, half winning", "win",
+         lambda v, w: old.is_standard_win(v), lambda v, w: new.is_standard_win(v)),
+        ("waits, 13 tiles, no wilds", "waits", old.waits, new.standard_waits),
+        ("waits, 13 tiles, 1-4 wilds", "wild", old.waits, new.standard_waits),
+        ("old: a win check per kind; new: standard_waits", "wild",
+         lambda v, w: old.waits(v, w, win=lambda c, x: old.is_standard_win(c, x)), new.standard_waits),
+    ]
+    print(f"baseline: referee/shapes.py at {rev}, first 2,000 hands of each mix "
+          "(first pass = right after its clear_caches())")
+    for label, key, old_call, new_call in rows:
+        hands = hands_by_name[key][:2000]
+        old_first, old_warm = timed(old_call, hands, old)
+        _, new_warm = timed(new_call, hands, new)
+        print(f"  {label:<48} old first pass {old_first:>8,.0f}/s  old warm {old_warm:>8,.0f}/s  "
+              f"new warm {new_warm:>9,.0f}/s  x{new_warm / old_warm:,.0f} warm, x{new_warm / old_first:,.0f} first pass")
+
+
 def import_time() -> float:
     """Seconds to import referee.shapes (tables included) in a fresh interpreter, tiles excluded."""
     code = ("import time, referee.tiles; t = time.process_time(); import referee.shapes; "
@@ -128,6 +165,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=20000, help="hands per figure")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--baseline", metavar="REV", help="also time referee/shapes.py at this git revision")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     n = args.hands
@@ -141,8 +179,10 @@ def main(argv: list[str] | None = None) -> None:
         print("mahjong package not installed (pip install -e '.[bench]'): no Agari comparison")
     else:
         agari = Agari()
+    kept = {}
     for name, shares in (("half winning", HALF), ("play-like", PLAY), ("wall", WALL_ONLY)):
         hands = mix(rng, n, 14, shares)
+        kept.setdefault("win", hands)
         wins = sum(shapes.is_standard_win(v) for v, _ in hands)
         print(f"win checks, 14 tiles, no wilds, {name} mix ({wins / n:.0%} win):")
         ours = report("  is_standard_win", lambda v, w: shapes.is_standard_win(v), hands, 1e6)
@@ -150,7 +190,7 @@ def main(argv: list[str] | None = None) -> None:
             theirs = report("  mahjong Agari().is_agari", lambda v, w: agari.is_agari(v), hands)
             print(f"  ours / theirs: {ours / theirs:.2f}x (is_agari also accepts seven pairs and orphans)")
 
-    hands = mix(rng, n, 13, HALF)
+    hands = kept["waits"] = mix(rng, n, 13, HALF)
     ready = sum(bool(shapes.standard_waits(v)) for v, _ in hands)
     print(f"waits, 13 tiles, no wilds ({ready / n:.0%} ready):")
     report("  standard_waits", shapes.standard_waits, hands)
@@ -159,7 +199,7 @@ def main(argv: list[str] | None = None) -> None:
            lambda v, w: shapes.hand_waits(v, w, seven_pairs=True, thirteen_orphans=True), hands)
     report("  standard_waits, wall hands", shapes.standard_waits, mix(rng, n, 13, WALL_ONLY))
 
-    wild = mix(rng, n, 13, HALF, lambda i: 1 + i % 4)
+    wild = kept["wild"] = mix(rng, n, 13, HALF, lambda i: 1 + i % 4)
     ready = sum(bool(shapes.standard_waits(v, w)) for v, w in wild)
     print(f"waits, 13 tiles with 1-4 wilds ({ready / n:.0%} ready):")
     report("  standard_waits", shapes.standard_waits, wild, 1e5)
@@ -176,6 +216,8 @@ def main(argv: list[str] | None = None) -> None:
     print("exact path (room 3 for 5m, pair 2/5/8 suited), the same wild hands:")
     report("  is_standard_win", lambda v, w: shapes.is_standard_win(v, w, room=room, pair_kinds=JIANG), win_wild)
     report("  standard_waits", lambda v, w: shapes.standard_waits(v, w, room=room, pair_kinds=JIANG), wild)
+    if args.baseline:
+        compare(args.baseline, kept)
 
 
 if __name__ == "__main__":
