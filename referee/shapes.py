@@ -606,6 +606,7 @@ def _exact_win(b: bytes, wilds: int, room: bytes, pairs: int) -> bool:
 
 
 def _exact_cost(b: bytes, with_pair: bool, room: bytes, pairs: int) -> int:
+    """Fewest wilds from the wild-count sets (the reference the tests hold the others to)."""
     limit = _WIDE
     parts = [_part_sets(b, room, pairs, limit, q) for q in range(4)]
     sets = [_lowest(s) for s, _ in parts]
@@ -640,38 +641,24 @@ def _exact_waits(b: bytes, wilds: int, room: bytes, pairs: int, candidates: Iter
     return found
 
 
-# Only the pair restricted (room 4 everywhere): the cheapest completion with the pair in part
-# p costs C2'(p) + the other parts' C0, where C0 comes from the tables and C2' (the pair among
-# the allowed kinds) from the programme above for a suit, or by counting for the honors.
-# Spare wilds still form pungs of unused kinds, so costs decide wins and waits.
+# The cost path for room and allowed pair kinds. The parts stay independent, so the cheapest
+# completion with the pair in part q costs C2'(q) + the other parts' C0', where a primed cost
+# honours the room and the allowed pair kinds: the tables where a part has no restriction,
+# the programme above (its lowest bit) where it has one, counting for the honors. Spare wilds
+# still form pungs, now of kinds with full room that nothing uses, so costs decide wins and
+# waits while the hand is small enough to leave such kinds (_CostHand.fits). Unprimed table
+# costs are lower bounds (restrictions only remove completions), so a part's pair is only
+# programmed when the table does not already rule it out.
 
 
-def _restricted_pair_cost(part: bytes, q: int, pairs: int) -> int:
-    """C2 of one part with the pair among `pairs` (bits of the part's kinds)."""
+def _part_costs(part: bytes, q: int) -> tuple[int, int]:
+    """(C0, C2) of one part from the tables or honor counts, IMPOSSIBLE for none."""
     if q == 3:
-        if 4 in part:
-            return IMPOSSIBLE
-        n1 = part.count(1)
-        c0 = n1 + n1 + part.count(2)
-        step = min((_HONOR_PAIR_STEP[part[k]] for k in range(7) if pairs >> k & 1), default=IMPOSSIBLE)
-        return c0 + step if step < IMPOSSIBLE else IMPOSSIBLE
-    if pairs == 511:
-        cost = _C2[_suit_index(part)]
-        return cost if cost < _IMP else IMPOSSIBLE
-    if not pairs:
-        return IMPOSSIBLE
-    return _lowest(_suit_sets(part, _FULL9, pairs, _WIDE)[1])
-
-
-_HONOR_PAIR_STEP = (2, -1, -1, IMPOSSIBLE, IMPOSSIBLE)  # pair cost minus pung cost, by count
-
-
-def _sets_cost(part: bytes, q: int) -> int:
-    if q == 3:
-        if 4 in part:
-            return IMPOSSIBLE
-        return 2 * part.count(1) + part.count(2)
-    return _C0[_suit_index(part)]
+        c0, c2 = _honor_costs(part)
+    else:
+        i = _suit_index(part)
+        c0, c2 = _C0[i], _C2[i]
+    return (c0 if c0 < _IMP else IMPOSSIBLE), (c2 if c2 < _IMP else IMPOSSIBLE)
 
 
 def _suit_index(k: bytes) -> int:
@@ -680,50 +667,106 @@ def _suit_index(k: bytes) -> int:
 
 
 _PART_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
+_PART_BITS = (511, 511, 511, 127)
 
 
-def _paired_costs(b: bytes, pairs: int) -> tuple[list[int], list[int]]:
-    """Per part: (C0, C2 with the pair among `pairs`)."""
-    sets, paired = [], []
-    for q, (lo, hi) in enumerate(_PART_SLICES):
-        part = b[lo:hi]
-        sets.append(_sets_cost(part, q))
-        paired.append(_restricted_pair_cost(part, q, pairs >> lo & 511))
-    return sets, paired
+class _CostHand:
+    """A hand's parts under room `caps` and pair bits `pairs`: every part's C0' at once, its
+    C2' only when asked."""
 
+    def __init__(self, b: bytes, caps: bytes, pairs: int):
+        self.caps = caps
+        self.parts = [b[0:9], b[9:18], b[18:27], b[27:34]]
+        self.room = [caps[0:9], caps[9:18], caps[18:27], caps[27:34]]
+        self.capped = [self.room[0] != _FULL9, self.room[1] != _FULL9, self.room[2] != _FULL9,
+                       self.room[3] != _FULL7]
+        self.pair_bits = [pairs & 511, pairs >> 9 & 511, pairs >> 18 & 511, pairs >> 27 & 127]
+        self.plain = [not self.capped[q] and self.pair_bits[q] == _PART_BITS[q] for q in range(4)]
+        self.sets, self.floor = [], []  # C0' exact; C2 of the tables, a lower bound of C2'
+        for q, part in enumerate(self.parts):
+            sets, pair = self.costs(part, q)
+            self.sets.append(sets)
+            self.floor.append(pair)
+        self.total = sum(self.sets)
+        # Parts by the least their pair can add over C0', a lower bound of what it adds.
+        self.order = sorted(((self.floor[q] - self.sets[q], q) for q in range(4)))
+        self._pairs: dict[int, int] = {}
 
-def _paired_win(b: bytes, wilds: int, pairs: int) -> bool:
-    sets, paired = _paired_costs(b, pairs)
-    cost = sum(sets) + min(p - s for s, p in zip(sets, paired))
-    spare = wilds - cost
-    if spare < 0 or spare % 3:
+    def costs(self, part: bytes, q: int) -> tuple[int, int]:
+        """(C0', C2) of `part` standing as part q: C0' exact, C2 a floor for C2'."""
+        sets, pair = _part_costs(part, q)
+        if self.capped[q]:
+            sets = _lowest(self.programme(part, q)[0])
+        return sets, pair
+
+    def programme(self, part: bytes, q: int) -> tuple[int, int]:
+        if q == 3:
+            return _honor_sets(part, self.room[3], self.pair_bits[3], _WIDE)
+        return _suit_sets(part, self.room[q], self.pair_bits[q], _WIDE)
+
+    def pair_cost(self, part: bytes, q: int, floor: int) -> int:
+        """C2' of `part` standing as part q."""
+        if floor >= IMPOSSIBLE or self.plain[q]:
+            return floor
+        if not self.pair_bits[q]:
+            return IMPOSSIBLE
+        return _lowest(self.programme(part, q)[1])
+
+    def pair(self, q: int) -> int:
+        got = self._pairs.get(q)
+        if got is None:
+            got = self._pairs[q] = self.pair_cost(self.parts[q], q, self.floor[q])
+        return got
+
+    def pair_within(self, budget: int, skip: int = -1) -> bool:
+        """Does some part other than `skip` hold the pair for at most `budget` over its C0'?"""
+        for least, q in self.order:
+            if q != skip:
+                if least > budget:
+                    return False
+                if self.pair(q) - self.sets[q] <= budget:
+                    return True
         return False
-    if spare >= 3 and sum(b) + wilds > _MAX_FAST_TILES:
+
+    def cost(self) -> int:
+        return min(min(self.total - self.sets[q] + self.pair(q) for q in range(4)), IMPOSSIBLE)
+
+    def fits(self, tiles: int) -> bool:
+        """Can spare wild pungs always find a kind with full room that no set uses? Each
+        kind at 2 or more copies takes 2 of the `tiles`, and those below full room are out."""
+        return tiles + 2 * (KINDS - self.caps.count(4)) <= 2 * KINDS
+
+
+def _cost_win(b: bytes, wilds: int, caps: bytes, pairs: int) -> bool:
+    size = sum(b) + wilds
+    if size % 3 != 2:
+        return False
+    hand = _CostHand(b, caps, pairs)
+    if not hand.fits(size):
         raise _NeedExact
-    return True
+    return hand.pair_within(wilds - hand.total)  # (any completion costs wilds mod 3 here)
 
 
-def _paired_waits(b: bytes, wilds: int, pairs: int, candidates: Iterable[int]) -> list[int]:
-    """Candidates t with a win for b + t, the pair among `pairs` (room 4 everywhere)."""
-    sets, paired = _paired_costs(b, pairs)
-    total = sum(sets)
-    steps = [p - s for s, p in zip(sets, paired)]
+def _cost_waits(b: bytes, wilds: int, caps: bytes, pairs: int, candidates: Iterable[int]) -> list[int]:
+    """Candidates t (room left for one more) with a win for b + t."""
+    size = sum(b) + wilds + 1
+    if size % 3 != 2:
+        return []
+    hand = _CostHand(b, caps, pairs)
+    if not hand.fits(size):
+        raise _NeedExact
     found = []
     for t in candidates:
-        if b[t] >= 4:
+        if b[t] >= caps[t]:
             continue
         q = t // 9 if t < 27 else 3
-        lo, hi = _PART_SLICES[q]
-        part = b[lo:hi]
-        j = t - lo
+        j = t - _PART_SLICES[q][0]
+        part = hand.parts[q]
         part = part[:j] + bytes([part[j] + 1]) + part[j + 1:]
-        s = _sets_cost(part, q)
-        elsewhere = min(steps[x] for x in range(4) if x != q)
-        cost = total - sets[q] + s + min(_restricted_pair_cost(part, q, pairs >> lo & 511) - s, elsewhere)
-        spare = wilds - cost
-        if spare >= 0:
-            if spare >= 3 and sum(b) + wilds + 1 > _MAX_FAST_TILES:
-                raise _NeedExact
+        sets, floor = hand.costs(part, q)
+        rest = wilds - (hand.total - hand.sets[q])  # what part q + t may cost
+        # (A 3k+1 hand plus t: every completion's cost is wilds mod 3, so <= decides.)
+        if hand.pair_within(rest - sets, skip=q) or (floor <= rest and hand.pair_cost(part, q, floor) <= rest):
             found.append(t)
     return found
 
@@ -750,13 +793,11 @@ def standard_cost(counts: Counts, with_pair: bool = True, room: Counts | None = 
     """
     b = _as_bytes(counts)
     caps = _room_bytes(room)
-    if caps is None:
-        if pair_kinds is None or not with_pair:
-            cost = _fast_cost(b, with_pair)
-            return cost if cost < _IMP else IMPOSSIBLE
-        sets, paired = _paired_costs(b, _pair_bits(pair_kinds))
-        return min(sum(sets) + min(p - s for s, p in zip(sets, paired)), IMPOSSIBLE)
-    return _exact_cost(b, with_pair, caps, _pair_bits(pair_kinds))
+    if caps is None and (pair_kinds is None or not with_pair):
+        cost = _fast_cost(b, with_pair)
+        return cost if cost < _IMP else IMPOSSIBLE
+    hand = _CostHand(b, caps or _FULL_ROOM, _pair_bits(pair_kinds))
+    return hand.cost() if with_pair else min(hand.total, IMPOSSIBLE)
 
 
 def is_standard_win(counts: Counts, wilds: int = 0, room: Counts | None = None,
@@ -798,11 +839,11 @@ def is_standard_win(counts: Counts, wilds: int = 0, room: Counts | None = None,
     try:
         if not _fast_win(b, wilds):
             return False  # the restrictions only remove completions
-        if caps is None:
-            return True if pair_kinds is None else _paired_win(b, wilds, _pair_bits(pair_kinds))
+        if caps is None and pair_kinds is None:
+            return True
+        return _cost_win(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds))
     except _NeedExact:
-        pass
-    return _exact_win(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds))
+        return _exact_win(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds))
 
 
 def is_seven_pairs(counts: Counts, wilds: int = 0, room: Counts | None = None) -> bool:
@@ -896,12 +937,10 @@ def _standard_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, a
         if caps is None and pair_kinds is None:
             return masks
         candidates = _kinds_of(masks)  # restrictions only remove completions
-        if caps is None:
-            return _masks_of(_paired_waits(b, wilds, _pair_bits(pair_kinds), candidates))
+        return _masks_of(_cost_waits(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds), candidates))
     except _NeedExact:
         candidates = _kinds_of(allowed)
-    found = _exact_waits(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds), candidates)
-    return _masks_of(found)
+    return _masks_of(_exact_waits(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds), candidates))
 
 
 def _bits_per_part(marks: bytes) -> list[int]:

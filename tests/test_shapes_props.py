@@ -303,9 +303,9 @@ def test_table_path_matches_exact_path():
     assert 30 < wins < 470 and 30 < ready < 470, (wins, ready)
 
 
-def test_pair_only_path_matches_exact_path():
-    """A pair restriction without binding room takes the cost path (tables + per-suit
-    programme); the wild-count sets of the exact path must agree."""
+def test_cost_path_matches_exact_path():
+    """Room and pair restrictions take the cost path (tables, plus the per-part programme
+    where a part is restricted); the wild-count sets of the exact path must agree."""
     rng = random.Random(73)
     wall = [t for t in ALL for _ in range(4)]
     wins = 0
@@ -317,16 +317,22 @@ def test_pair_only_path_matches_exact_path():
         else:
             vec = near_win(rng, 4, rng.choice([0, 0, 1]))
             vec = drop(rng, vec, sum(vec) - size)
-        pairs = shapes._pair_bits(rng.choice([JIANG, tuple(DRAGONS), (0, 9, 18), tuple(range(27, 34)), ()]))
+        pairs = shapes._pair_bits(rng.choice([None, JIANG, tuple(DRAGONS), (0, 9, 18), tuple(range(27, 34)), ()]))
+        caps = [4] * KINDS
+        for t in rng.sample([t for t in ALL if vec[t]] or ALL, rng.choice([0, 1, 2, 3])):
+            caps[t] = rng.choice([2, 3, 3, 4])
+        caps = bytes(caps)
         b = bytes(vec)
         if (sum(vec) + wilds) % 3 == 2:
-            got = shapes._paired_win(b, wilds, pairs)
-            assert got == shapes._exact_win(b, wilds, shapes._FULL_ROOM, pairs), (vec, wilds)
+            got = shapes._cost_win(b, wilds, caps, pairs)
+            assert got == shapes._exact_win(b, wilds, caps, pairs), (vec, wilds, caps, pairs)
             wins += got
         else:
-            got = shapes._paired_waits(b, wilds, pairs, ALL)
-            assert got == shapes._exact_waits(b, wilds, shapes._FULL_ROOM, pairs, ALL), (vec, wilds)
+            got = shapes._cost_waits(b, wilds, caps, pairs, ALL)
+            assert got == shapes._exact_waits(b, wilds, caps, pairs, ALL), (vec, wilds, caps, pairs)
             wins += bool(got)
+        hand = shapes._CostHand(b, caps, pairs)
+        assert hand.cost() == shapes._exact_cost(b, True, caps, pairs)
     assert 20 < wins < 380, wins
 
 
