@@ -1,6 +1,6 @@
 """Builds referee/shape_tables.py, the per-suit tables behind referee.shapes.
 
-    python -m referee.shape_build           # rewrite referee/shape_tables.py (about 30 s)
+    python -m referee.shape_build           # rewrite referee/shape_tables.py (about 15 s)
     python -m referee.shape_build --check   # exit 1 if the shipped module is stale
 
 One suit is nine counts 0..4, so there are 5**9 = 1,953,125 suit vectors. Each has an index,
