@@ -966,11 +966,31 @@ def _seven_pairs_wait_masks(b: bytes, wilds: int, caps: bytes | None, allowed) -
         if odd + 1 <= wilds:  # or is one more single for a wild to pair
             masks = [m | x for m, x in zip(masks, _bits_per_part(b.translate(_ZERO_OR_TWO)))]
     else:
-        masks = _masks_of(
-            t for t in range(KINDS)
-            if b[t] < caps[t] and _seven_pairs_exact(b[:t] + bytes([b[t] + 1]) + b[t + 1:], wilds, caps)
-        )
+        masks = _masks_of(_seven_pairs_room_waits(b, wilds, caps))
     return [m & a for m, a in zip(masks, allowed)]
+
+
+def _seven_pairs_room_waits(b: bytes, wilds: int, caps: bytes) -> list[int]:
+    """_seven_pairs_exact(b + t) for every t, by updating its three counts for t's kind."""
+    def kind(n: int, cap: int) -> tuple[int, int, int]:
+        """(single, over room, pairs of spare room) of one kind holding n."""
+        full = n + (n & 1)
+        return n & 1, int(full > cap), (cap - full) // 2 if full <= cap else 0
+
+    per_kind = [kind(n, cap) for n, cap in zip(b, caps)]
+    singles = sum(k[0] for k in per_kind)
+    over = sum(k[1] for k in per_kind)
+    spare_room = sum(k[2] for k in per_kind)
+    found = []
+    for t, (n, cap) in enumerate(zip(b, caps)):
+        if n >= cap:
+            continue
+        was, now = per_kind[t], kind(n + 1, cap)
+        spare = wilds - (singles - was[0] + now[0])
+        if (over - was[1] + now[1] == 0 and spare >= 0 and spare % 2 == 0
+                and spare // 2 <= spare_room - was[2] + now[2]):
+            found.append(t)
+    return found
 
 
 def _orphan_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed) -> list[int] | None:

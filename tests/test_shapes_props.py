@@ -303,6 +303,27 @@ def test_table_path_matches_exact_path():
     assert 30 < wins < 470 and 30 < ready < 470, (wins, ready)
 
 
+def test_seven_pairs_waits_with_room_match_oracle():
+    rng = random.Random(75)
+    ready = 0
+    for _ in range(300):
+        wilds = rng.choice([0, 1, 2, 3])
+        vec = [0] * KINDS
+        for t in rng.sample(ALL, 7):
+            vec[t] = rng.choice([1, 2, 2, 3, 4])
+        while sum(vec) + wilds > 13:
+            vec[rng.choice([t for t in ALL if vec[t]])] -= 1
+        while sum(vec) + wilds < 13:
+            vec[rng.choice([t for t in ALL if vec[t] < 4])] += 1
+        room = [4] * KINDS
+        for t in rng.sample([t for t in ALL if vec[t]], 3):
+            room[t] = rng.choice([1, 2, 3, 4])
+        expect = tuple(t for t in ALL if vec[t] < room[t] and oracle_seven_pairs(plus(vec, t), wilds, room))
+        assert hand_waits(vec, wilds, room=room, pair_kinds=(), seven_pairs=True) == expect, (vec, wilds, room)
+        ready += bool(expect)
+    assert 20 < ready < 280, ready
+
+
 def test_cost_path_matches_exact_path():
     """Room and pair restrictions take the cost path (tables, plus the per-part programme
     where a part is restricted); the wild-count sets of the exact path must agree."""
