@@ -9,7 +9,7 @@ wall, almost never ready). Mixes:
            play-like (1/10 win, 3/10 near, 6/10 wall) and wall only.
   waits    13 tiles: a win or near hand minus one tile, or 13 from the wall (1/2, 1/4, 1/4);
            "with 1-4 wilds": the same with 1, 2, 3 or 4 of its tiles turned wild.
-  exact    the wild mixes through the exact path (room 3 for 5m, the pair 2/5/8 suited).
+  restricted  the wild mixes with room 3 for 5m and the pair 2/5/8 suited (cost path).
 
 Each figure is measured twice: "first pass" right after clear_caches(), and "warm" (best
 of three further passes). Rates are per second of this process's CPU time, so other work
@@ -213,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
 
     room = [4] * KINDS
     room[4] = 3  # a Ningxiang indicator (5m): one copy is out of play
-    print("exact path (room 3 for 5m, pair 2/5/8 suited), the same wild hands:")
+    print("room 3 for 5m and the pair 2/5/8 suited (the cost path), the same wild hands:")
     report("  is_standard_win", lambda v, w: shapes.is_standard_win(v, w, room=room, pair_kinds=JIANG), win_wild)
     report("  standard_waits", lambda v, w: shapes.standard_waits(v, w, room=room, pair_kinds=JIANG), wild)
     if args.baseline:
