@@ -19,8 +19,8 @@ Agari().is_agari on the same hands (`pip install -e '.[bench]'`); waits with wil
 >= 100,000/s; first pass within 10 % of warm.
 
 --baseline REV also times referee/shapes.py as it was at git revision REV (e.g. 115f5f4,
-the memoized per-suit DP) on the first 2,000 hands of the same mixes; its "waits, generic
-predicate" row is the path the engine took for wild variants (a full win check per kind).
+the memoized per-suit DP) on the first 2,000 hands of the same mixes; its last row pits the
+path the engine took for wild variants (a full win check per kind) against standard_waits.
 """
 from __future__ import annotations
 
