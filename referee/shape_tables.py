@@ -2,7 +2,7 @@
 
 # Base-85 of the LZMA-compressed payload; SHA-256 of the raw payload.
 SUIT_COSTS = (
-    "{Wp48S^xk9=GL@E0stWa8~^|S5YJf5{mo<@p<MtF1bib*_OC%k-"
+    "{Wp48S^xk9=GL@E0stWa5&!@IBe;hw{mo<@p<MtF1bib*_OC%k-"
     ">pQp#wg<z5JlSjHae~SnKCgIDalhB_~ua14)}C7bl8+|cDA$$c1sNka3;_s1nq$xdaWPg?|pYud3$B4a~;E|zv2Lq0d>gL7U"
     "@}Q?>+7;qQGMHktQF%oglM%>B2nj8)g(<6B<%)LajG9o&I}2SIpB1(;%@e<S=JgWn3$v@pJ<Qy4zH2Rsq^z)mmPMXbvxf``z"
     "LHMPbNpBr^hO?<uV@kB>%&!Ia)z&T3$Ffi)51_7r)*dq3O(CLn_VG`we^d(EfWQ^3h`S9cqgu+^xyuJ+8_6rZ?#w76yVXFgy"
@@ -127,7 +127,7 @@ SUIT_COSTS = (
 SUIT_COSTS_SHA256 = "d3f3f1df9a57c5be78d7f636af4fa0fccd4a701c91ff68675a7d2a34df2497f5"
 SUIT_COSTS_SIZE = 1953125
 COMPLETE_DELTAS = (
-    "{Wp48S^xk9=GL@E0stWa8~^|S5YJf5;ZwT@16=?BXny|*fHEe4s*T^w0cS?J`yrMu5yJ*w3RJCv{R-"
+    "{Wp48S^xk9=GL@E0stWa5&!@IBe;hw;ZwT@16=?BXny|*fHEe4s*T^w0cS?J`yrMu5yJ*w3RJCv{R-"
     "p4|M^_wu@Lx_sQS{w{Vutuj!|QtdL)b~9B^nC0)jHiq-72X>gY8z?bfWSRtuBIx{pML75xse9-"
     "o48nWEH(JJBCwd<cFHzROA#1(=%^h+FZuxjn5JG_3US`@RmN<#BPq6*P_)(f9BUo=88?qDbmwnlrHU7+A*A17@gFr8b5<pww"
     "84<BkDmz>T8gx0wwu1V*iVqOz04E0x{*e})Rs7UA(6av<h|dBlT4g@K~O&rRD|O`g`rpk%}qQbh|PrE2R3y|Errtb@z}hT8V"
@@ -158,7 +158,7 @@ COMPLETE_DELTAS = (
 COMPLETE_DELTAS_SHA256 = "b5cfe06c16eda068b7278b67b3d24b02264867da3a9ba5ec00e50fb5ffb1844a"
 COMPLETE_DELTAS_SIZE = 86972
 STEP_EXCEPTIONS = (
-    "{Wp48S^xk9=GL@E0stWa8~^|S5YJf5;1pX4l3f4`j;^g@D!-_|MxNfYQHE+xSw6kCTAWT{d!IA%IE@g-"
+    "{Wp48S^xk9=GL@E0stWa5&!@IBe;hw;1pX4l3f4`j;^g@D!-_|MxNfYQHE+xSw6kCTAWT{d!IA%IE@g-"
     "g{WmJ`5<F|9^)sLY;^n_<?*2vGxz|Z7#7P#@VMKe=*P*JQ*>09O)y`%lxQt3=bX-"
     "U<gkgvIbW&IC8#js_(Tx(!%1|!Hn*vjs!oot%cvDD?K_0*2OdJw={-"
     "qm>=&!u6};X(?>B~?`W?nZAh%V2LS3c6V7$&vs~<ImlnSork6O_oXUwWhp4ui#ES^MMnA*}w(!1F~Ajbo;WfgwT-"

@@ -119,20 +119,26 @@ def _drop_masks(packed: bytes) -> tuple[memoryview, memoryview]:
         diff = (costs >> (8 * 5 ** r)) ^ want
         nonzero = ((diff & low3) + low3 | diff) & top  # bit 3/7 of a nibble: nonzero
         acc[r >> 2] |= (nonzero ^ top) >> (3 - (r & 3))
+    del costs, want, low3, top, diff, nonzero  # (big temporaries: keep the import's peak low)
+    first, second, last = acc
+    del acc
     low_nibbles = int.from_bytes(b"\x0f" * n, "little")
     ones = int.from_bytes(b"\x01" * n, "little")
-    first, second, last = acc
     drops = []
-    for lo_byte, hi_byte in (
-        ((first & low_nibbles) | (second & low_nibbles) << 4, last & ones),
-        ((first >> 4 & low_nibbles) | (second & low_nibbles << 4), last >> 4 & ones),
-    ):
+    for kind in (0, 1):
+        if kind == 0:
+            lo_byte = (first & low_nibbles) | (second & low_nibbles) << 4
+            hi_byte = last & ones
+        else:
+            lo_byte = (first >> 4 & low_nibbles) | (second & low_nibbles << 4)
+            hi_byte = last >> 4 & ones
         lanes = bytearray(2 * n)
         lanes[0::2] = lo_byte.to_bytes(n, "little")
         lanes[1::2] = hi_byte.to_bytes(n, "little")
+        del lo_byte, hi_byte
         if sys.byteorder != "little":
             lanes[0::2], lanes[1::2] = lanes[1::2], lanes[0::2]
-        drops.append(memoryview(bytes(lanes)).cast("H"))
+        drops.append(memoryview(lanes).cast("H"))
     return drops[0], drops[1]
 
 
