@@ -43,14 +43,27 @@ def plus(vector, *tiles):
 
 # ---------------------------------------------------------------------------------------
 # The oracle.
+#
+# Wilds are never reasoned about: every wild becomes every kind (never past room, 4 copies
+# by default), and the concrete hand is decomposed by plain recursion (the lowest tile
+# left goes into a pair, a pung or a chow starting at it). For speed the substitution is
+# done one part at a time (the three suits, the honors): no set spans two parts, so a
+# concrete hand wins exactly when every part splits into sets and one of them also holds
+# the pair, and substituting w wilds over 34 kinds is the same as splitting w among the
+# parts and substituting within each. test_part_oracle_matches_plain_substitution checks
+# that against plain substitution over the whole hand.
+
+PARTS = (range(0, 9), range(9, 18), range(18, 27), range(27, 34))
+FULL_ROOM = (4,) * KINDS
 
 
-def _concrete_decomps(vec: tuple[int, ...]):
+def _concrete_decomps(vec: tuple[int, ...], chows=True):
     """Yield (pair, sorted sets) for a concrete hand: take the lowest tile, try each piece."""
     work = list(vec)
+    n = len(work)
 
     def rec(pair, sets):
-        i = next((k for k in range(KINDS) if work[k]), None)
+        i = next((k for k in range(n) if work[k]), None)
         if i is None:
             if pair is not None:
                 yield pair, tuple(sorted(sets))
@@ -63,7 +76,7 @@ def _concrete_decomps(vec: tuple[int, ...]):
             work[i] -= 3
             yield from rec(pair, sets + [("pung", i)])
             work[i] += 3
-        if i < 27 and i % 9 <= 6 and work[i + 1] and work[i + 2]:
+        if chows and i < 27 and i % 9 <= 6 and i + 2 < n and work[i + 1] and work[i + 2]:
             for k in (i, i + 1, i + 2):
                 work[k] -= 1
             yield from rec(pair, sets + [("chow", i)])
@@ -73,50 +86,161 @@ def _concrete_decomps(vec: tuple[int, ...]):
     yield from rec(None, [])
 
 
-@lru_cache(maxsize=200_000)
-def _concrete_win(vec: tuple[int, ...]) -> bool:
-    return sum(vec) % 3 == 2 and next(_concrete_decomps(vec), None) is not None
+def _concrete_sets_only(vec: tuple[int, ...], chows: bool) -> bool:
+    """A concrete part splits into sets with no pair (same recursion, pair never taken)."""
+    work = list(vec)
+
+    def rec():
+        i = next((k for k in range(len(work)) if work[k]), None)
+        if i is None:
+            return True
+        if work[i] >= 3:
+            work[i] -= 3
+            ok = rec()
+            work[i] += 3
+            if ok:
+                return True
+        if chows and i <= 6 and work[i + 1] and work[i + 2]:
+            for k in (i, i + 1, i + 2):
+                work[k] -= 1
+            ok = rec()
+            for k in (i, i + 1, i + 2):
+                work[k] += 1
+            if ok:
+                return True
+        return False
+
+    return rec()
 
 
-def _fillings(vec, wilds):
-    """Every concrete hand the wilds can make (each kind at most 4 copies)."""
+@lru_cache(maxsize=None)
+def _concrete_part(full: tuple[int, ...], chows: bool) -> tuple[bool, frozenset]:
+    """(splits into sets alone, the kinds that can be the pair of a split with one pair)."""
+    return _concrete_sets_only(full, chows), frozenset(pair for pair, _ in _concrete_decomps(full, chows))
+
+
+@lru_cache(maxsize=None)
+def _part_shapes(part: tuple[int, ...], chows: bool, caps: tuple[int, ...], wilds: int,
+                 pair_ok: tuple[bool, ...]) -> tuple[bool, bool]:
+    """(sets only, sets + an allowed pair): can some substitution of `wilds` wilds within
+    caps turn this part into that shape?"""
+    sets_only = with_pair = False
+    for combo in combinations_with_replacement(range(len(part)), wilds):
+        full = list(part)
+        for k in combo:
+            full[k] += 1
+        if any(f > cap for f, cap in zip(full, caps)):
+            continue
+        sets, pairs = _concrete_part(tuple(full), chows)
+        sets_only = sets_only or sets
+        with_pair = with_pair or any(pair_ok[p] for p in pairs)
+        if sets_only and with_pair:
+            break
+    return sets_only, with_pair
+
+
+@lru_cache(maxsize=None)
+def _part_even(part: tuple[int, ...], caps: tuple[int, ...], wilds: int) -> bool:
+    """Can some substitution of `wilds` wilds within caps make every count of the part even?"""
+    for combo in combinations_with_replacement(range(len(part)), wilds):
+        full = list(part)
+        for k in combo:
+            full[k] += 1
+        if all(f <= cap and f % 2 == 0 for f, cap in zip(full, caps)):
+            return True
+    return False
+
+
+def _splits(total: int, parts: int):
+    """Every way to share `total` wilds among `parts` parts."""
+    if parts == 1:
+        yield (total,)
+        return
+    for first in range(total + 1):
+        for rest in _splits(total - first, parts - 1):
+            yield (first,) + rest
+
+
+def _room(room) -> tuple[int, ...]:
+    return FULL_ROOM if room is None else tuple(min(r, 4) for r in room)
+
+
+def _pair_ok(pair_kinds) -> tuple[bool, ...]:
+    return (True,) * KINDS if pair_kinds is None else tuple(t in set(pair_kinds) for t in ALL)
+
+
+def oracle_win(vec, wilds=0, room=None, pair_kinds=None) -> bool:
+    vec, caps, ok = tuple(vec), _room(room), _pair_ok(pair_kinds)
+    if (sum(vec) + wilds) % 3 != 2:
+        return False
+    shape = [lambda w, r=r: _part_shapes(vec[r.start:r.stop], r.start < 27, caps[r.start:r.stop], w,
+                                         ok[r.start:r.stop]) for r in PARTS]
+    for split in _splits(wilds, 4):
+        got = [shape[q](split[q]) for q in range(4)]
+        for p in range(4):
+            if got[p][1] and all(got[q][0] for q in range(4) if q != p):
+                return True
+    return False
+
+
+def oracle_waits(vec, wilds=0, room=None, pair_kinds=None) -> tuple[int, ...]:
+    """By definition: kinds t with room for one more and a win for vec + t."""
+    caps = _room(room)
+    return tuple(t for t in ALL if vec[t] + 1 <= caps[t] and oracle_win(plus(vec, t), wilds, room, pair_kinds))
+
+
+def _fillings(vec, wilds, room=None):
+    """Every concrete hand the wilds can make over the whole hand (within room)."""
+    caps = _room(room)
     for combo in combinations_with_replacement(ALL, wilds):
         full = list(vec)
         for t in combo:
             full[t] += 1
-        if max(full) <= 4:
+        if all(f <= cap for f, cap in zip(full, caps)):
             yield combo, tuple(full)
 
 
-def oracle_win(vec, wilds=0) -> bool:
-    return any(_concrete_win(full) for _, full in _fillings(vec, wilds))
+def plain_oracle_win(vec, wilds=0, room=None, pair_kinds=None) -> bool:
+    """Substitution over the whole hand at once (slow; cross-checks oracle_win)."""
+    ok = _pair_ok(pair_kinds)
+    return any(
+        sum(full) % 3 == 2 and any(ok[pair] for pair, _ in _concrete_decomps(full))
+        for _, full in _fillings(vec, wilds, room)
+    )
 
 
-def oracle_waits(vec, wilds=0) -> tuple[int, ...]:
-    """Kinds t (below 4 copies) with a win for vec + t: one pass over wilds + 1 fillings."""
+def oracle_decomps(vec, wilds=0, room=None, pair_kinds=None) -> list[Decomposition]:
+    ok = _pair_ok(pair_kinds)
     found = set()
-    for combo, full in _fillings(vec, wilds + 1):
-        if _concrete_win(full):
-            found.update(t for t in combo if vec[t] < 4)
-    return tuple(sorted(found))
-
-
-def oracle_decomps(vec, wilds=0) -> list[Decomposition]:
-    found = set()
-    for _, full in _fillings(vec, wilds):
+    for _, full in _fillings(vec, wilds, room):
         if sum(full) % 3 == 2:
-            found.update(Decomposition(p, s) for p, s in _concrete_decomps(full))
+            found.update(Decomposition(p, s) for p, s in _concrete_decomps(full) if ok[p])
     return sorted(found)
 
 
-def oracle_seven_pairs(vec, wilds=0) -> bool:
-    return any(sum(full) == 14 and all(n % 2 == 0 for n in full) for _, full in _fillings(vec, wilds))
+def oracle_seven_pairs(vec, wilds=0, room=None) -> bool:
+    """Every count even (a quad is two pairs), 14 tiles; substituted one part at a time."""
+    vec, caps = tuple(vec), _room(room)
+    if sum(vec) + wilds != 14:
+        return False
+    return any(all(_part_even(vec[r.start:r.stop], caps[r.start:r.stop], split[q]) for q, r in enumerate(PARTS))
+               for split in _splits(wilds, 4))
 
 
-def oracle_orphans(vec, wilds=0, pair_kinds=None) -> bool:
+def plain_oracle_seven_pairs(vec, wilds=0, room=None) -> bool:
+    return any(sum(full) == 14 and all(n % 2 == 0 for n in full) for _, full in _fillings(vec, wilds, room))
+
+
+def oracle_orphans(vec, wilds=0, pair_kinds=None, room=None) -> bool:
+    """Every wild becomes every terminal or honor (a wild as any other kind would put a
+    non-orphan tile in the hand, which never wins this way), within room."""
     allowed = set(TERMINALS_AND_HONORS if pair_kinds is None else pair_kinds)
-    for _, full in _fillings(vec, wilds):
-        if sum(full) != 14 or any(full[t] for t in ALL if t not in TERMINALS_AND_HONORS):
+    caps = _room(room)
+    if sum(vec) + wilds != 14 or any(vec[t] for t in ALL if t not in TERMINALS_AND_HONORS):
+        return False
+    for combo in combinations_with_replacement(TERMINALS_AND_HONORS, wilds):
+        full = plus(vec, *combo)
+        if any(full[t] > caps[t] for t in ALL):
             continue
         if all(full[t] >= 1 for t in TERMINALS_AND_HONORS):
             double = [t for t in TERMINALS_AND_HONORS if full[t] == 2]
