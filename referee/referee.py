@@ -30,7 +30,8 @@ KONG_ACTIONS = {CONCEALED: A.KONG_CONCEALED, ADDED: A.KONG_ADDED, BORROWED: A.KO
 # Declarations outside the turn order, and what a ruleset without them is told.
 NOT_HERE = {"indicator": "an indicator flip is not part of play here",
             "ready": "{name} has no ready declaration outside a discard",
-            "feng_dong": "{name} has no 封东"}
+            "feng_dong": "{name} has no 封东",
+            "horses": "{name} has no horses (买马)"}
 # The enum field of each event kind that has one.
 ENUM_FIELDS = {"win": ("kind", pb.WinKind), "kong": ("kind", pb.KongKind), "discard": ("ready", pb.ReadyKind),
                "chi": ("ready", pb.ReadyKind),
@@ -461,10 +462,9 @@ class Replay:
         """Does the closing event carry on this call (the caller discards, or resolves its kong)?"""
         if closer is None or closer.seat != seat:
             return False
-        kind = closer.WhichOneof("kind")
         if action.kind == A.KONG_EXPOSED:
-            return kind == "dashai" or (kind == "draw" and closer.draw.replacement)
-        return kind == "discard"
+            return self.rules.kong_draw.continues(closer)
+        return closer.WhichOneof("kind") == "discard"
 
     def close_claim(self, phase: Claim, closer: pb.Event | None) -> None:
         declared, table = phase.declared, self.table

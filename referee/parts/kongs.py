@@ -20,6 +20,11 @@ class TailReplacement:
 
         return pb.Event(seat=seat, draw=pb.Draw(replacement=True))
 
+    @staticmethod
+    def continues(event) -> bool:
+        """Does this event carry a kong on (the konger's next event, already checked)?"""
+        return event.WhichOneof("kind") == "draw" and event.draw.replacement
+
     def why_not_kong(self, replay) -> tuple[str, str] | None:
         if replay.live() < 1:
             return "DRAW_FROM_RESERVE", "a kong with no live tile left for its replacement"
@@ -41,6 +46,10 @@ class Dashai:
         from referee.proto import record_pb2 as pb
 
         return pb.Event(seat=seat, dashai=pb.DashaiReveal())
+
+    @staticmethod
+    def continues(event) -> bool:
+        return event.WhichOneof("kind") == "dashai"
 
     def __init__(self, needs_two_tiles: bool, code: str):
         self.needs_two_tiles = needs_two_tiles  # NX-A19
