@@ -40,11 +40,23 @@ class KongInfo:
 
 
 @dataclass
+class CallInfo:
+    """A discard taken by 吃, 碰 or 明杠 (liability rules ask who fed whom, and in which order)."""
+    seat: int
+    kind: str  # state.CHI, PON or KONG
+    tile: int
+    from_seat: int
+    event_index: int
+    sets_down: int  # the caller's exposed sets after this call
+
+
+@dataclass
 class Outcome:
     """How the hand ended: the input to settlement and to the dealer rule."""
     dealer: int
     wins: list[WinInfo] = field(default_factory=list)
     kongs: list[KongInfo] = field(default_factory=list)
+    calls: list[CallInfo] = field(default_factory=list)  # every claimed discard, in play order
     exhaustive: bool = False  # 荒庄 / 流局
     haidi_taker: int | None = None  # who took the 海底 tile in a drawn hand (海底漫游)
     declared_end: str = ""  # a declaration that ended the hand at once (e.g. all four 封东)

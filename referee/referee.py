@@ -16,7 +16,8 @@ from referee.codes import CODES
 from referee.legal import Legality
 from referee.phases import Claim, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
-from referee.rules.base import KongInfo, Outcome, Ruleset, WinInfo
+from referee.outcome import CallInfo, KongInfo, Outcome, WinInfo
+from referee.rules.base import Ruleset
 from referee.state import ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, PON, Meld, Seat, Table, Wall, \
     deal_seats
 from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, TOOK_EFFECT, UNREPLAYABLE, VIOLATIONS, Decision,
@@ -565,6 +566,9 @@ class Replay:
             s.melds.append(Meld(KONG, tile, phase.discarder, EXPOSED, claimed_tile=tile))
             self.outcome.kongs.append(KongInfo(seat, EXPOSED, tile, phase.discarder, self.index))
             self.after_kong(seat)
+        meld = s.melds[-1]
+        self.outcome.calls.append(CallInfo(seat, meld.kind, tile, phase.discarder, self.index,
+                                           sum(m.is_open for m in s.melds)))
 
     # -- the rob-kong window after a 补杠 -------------------------------------------------------
     def declare_rob(self, kind: str, event: pb.Event, phase: Rob) -> bool:

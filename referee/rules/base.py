@@ -10,7 +10,6 @@ and the shape analysis (referee/shapes.py) are shared and never copied.
 """
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Mapping
 
@@ -25,7 +24,6 @@ from referee.outcome import NO_WILDS, KongInfo, Outcome, WinInfo
 from referee.state import ADDED, PON, Meld
 
 __all__ = ["KongInfo", "Option", "Outcome", "Ruleset", "RulesetError", "WinInfo"]
-_ORPHANS_OF = operator.itemgetter(*T.TERMINALS_AND_HONORS)
 
 
 class RulesetError(ValueError):
@@ -194,45 +192,30 @@ class Ruleset:
 
     def waits(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS,
               room: list[int] | None = None) -> tuple[int, ...]:
-        """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check)."""
-        if not self._may_be_ready(hand, melds, wilds):
-            return ()
-        if wilds:  # a drawn tile may itself be wild: try every kind the slow way
-            return shapes.waits(hand, win=lambda counts, _w: self.is_win(counts, melds, wilds, room),
-                                kinds=self.tile_kinds)
-        found = set(shapes.waits(hand, kinds=self.tile_kinds))  # the fast, per-suit path
-        if not melds:
-            trial = list(hand)
-            specials = []
-            if self.seven_pairs:  # only a tile joining an odd count can complete seven pairs
-                specials += [(t, lambda c: shapes.is_seven_pairs(c)) for t in self.tile_kinds if hand[t] % 2]
-            if self.thirteen_orphans:
-                pairs = self.orphan_pair_kinds()
-                specials += [(t, lambda c: shapes.is_thirteen_orphans(c, pair_kinds=pairs))
-                             for t in T.TERMINALS_AND_HONORS]
-            for t, complete in specials:
-                if t not in found and trial[t] < 4:
-                    trial[t] += 1
-                    if complete(trial):
-                        found.add(t)
-                    trial[t] -= 1
-        return tuple(sorted(found))
-
-    def _may_be_ready(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> bool:
-        """Cheap necessary condition for tenpai, so most hands skip the full wait search."""
+        """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check): natural kinds
+        from the shape tables, and any wild kind whose copy would complete it as a wildcard."""
         if max(hand) > self.copies:
-            return False
+            return ()
         naturals, count = self.split_wilds(hand, wilds)
-        if shapes.standard_cost(naturals) <= count + 1:
-            return True
-        if melds:
-            return False
-        # list.count and itemgetter run in C: these two checks run on almost every hand.
-        if self.seven_pairs and naturals.count(2) + naturals.count(3) + 2 * naturals.count(4) + count >= 6:
-            return True
-        if self.thirteen_orphans and 13 - _ORPHANS_OF(naturals).count(0) + count >= 12:
-            return True
-        return False
+        concealed = not melds
+        found = shapes.hand_waits(naturals, count, room=room, seven_pairs=self.seven_pairs and concealed,
+                                  thirteen_orphans=self.thirteen_orphans and concealed,
+                                  orphan_pair_kinds=self.orphan_pair_kinds(), kinds=self.tile_kinds)
+        if not wilds:
+            return found
+        return self.with_wild_waits(found, hand, melds, wilds, room)
+
+    def with_wild_waits(self, found, hand, melds, wilds, room) -> tuple[int, ...]:
+        """Natural waits that are not wild kinds, plus each wild kind whose copy completes the hand."""
+        waits = [t for t in found if t not in wilds]
+        trial = list(hand)
+        for t in sorted(wilds & self.kind_set):
+            if trial[t] < self.copies:
+                trial[t] += 1
+                if self.is_win(trial, melds, wilds, room):
+                    waits.append(t)
+                trial[t] -= 1
+        return tuple(sorted(waits))
 
     def is_tenpai(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> bool:
         return bool(self.waits(hand, melds, wilds))

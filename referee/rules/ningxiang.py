@@ -102,9 +102,24 @@ class Ningxiang(Ruleset):
         naturals, count = self.split_wilds(hand, wilds)
         return self.ping_hu(naturals, count, room) or self.has_big_hand(naturals, count, melds, room)
 
-    def _may_be_ready(self, hand, melds, wilds=NO_WILDS) -> bool:
-        naturals, _ = self.split_wilds(hand, wilds)
-        return super()._may_be_ready(hand, melds, wilds) or self.all_jiang(naturals, melds)
+    def waits(self, hand, melds, wilds=NO_WILDS, room=None) -> tuple[int, ...]:
+        """Every winning hand is a standard shape, seven pairs or all 2/5/8 (将将胡): their waits
+        are the candidates, each checked against NX.5 (平胡 needs a 2/5/8 pair, a 大胡 does not)."""
+        if max(hand) > self.copies:
+            return ()
+        naturals, count = self.split_wilds(hand, wilds)
+        candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=self.tile_kinds))
+        if self.all_jiang(naturals, melds):
+            candidates.update(JIANG)
+        trial = list(hand)
+        found = []
+        for t in sorted(candidates - wilds):
+            if trial[t] < self.copies:
+                trial[t] += 1
+                if self.is_win(trial, melds, wilds, room):
+                    found.append(t)
+                trial[t] -= 1
+        return self.with_wild_waits(found, hand, melds, wilds, room) if wilds else tuple(found)
 
     @staticmethod
     def ping_hu(naturals: list[int], wilds: int, room=None) -> bool:
