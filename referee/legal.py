@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from referee import actions as A
 from referee import tiles as T
+from referee.rules.base import Ruleset
 from referee.state import CONCEALED, KONG, PON, Meld, TableView
 
+# (code, detail) when an action is not legal, else None. A detail that is costly to write (a
+# hand in notation) is a function, written only when the issue becomes a finding.
 Issue = tuple[str, str] | None
+DISCARD_OF = tuple(A.Action(A.DISCARD, t) for t in range(T.KINDS))
 
 
 class Legality:
@@ -22,6 +26,8 @@ class Legality:
         self.phase = phase  # () -> the current phase
         self.view = TableView(self)
         self._waits: list[tuple | None] = [None] * 4  # per seat: (version, tiles key, waits)
+        # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
+        self.forbids = type(rules).forbid is not Ruleset.forbid
 
     # -- hands ------------------------------------------------------------------------------
     def room(self, melds) -> list[int] | None:
@@ -81,9 +87,10 @@ class Legality:
         if not s.hand[tile]:
             return "DISCARD_NOT_HELD", f"seat {seat} discarded {T.label(tile)} but holds {s.concealed()}"
         rules = self.rules
-        issue = rules.forbid(self.view, seat, A.Action(A.DISCARD, tile)) or rules.ready.lock_issue(self, seat, action)
+        issue = self.forbids and rules.forbid(self.view, seat, DISCARD_OF[tile]) or (
+            s.ready and rules.ready.lock_issue(self, seat, action))
         if issue or action.kind == A.DISCARD:
-            return issue
+            return issue or None
         if action.kind not in rules.ready.declares:
             return "ILLEGAL_ACTION", f"{rules.name} has no {A.DECLARES[action.kind]} declaration with a discard"
         after = list(s.hand)
@@ -95,7 +102,7 @@ class Legality:
         if not phase.drew:
             return "FALSE_WIN", f"seat {seat} declared 自摸 without drawing a tile"
         if not self.self_wins(seat):
-            return "FALSE_WIN", f"seat {seat} declared 自摸 with {s.concealed()}{melds_text(s)}, not a winning hand"
+            return "FALSE_WIN", lambda: f"seat {seat} declared 自摸 with {s.concealed()}{melds_text(s)}, not a winning hand"
         action = A.Action(A.SELF_WIN, s.drawn)
         return self.win_issue(seat, action, s.drawn) or self.rules.forbid(self.view, seat, action)
 
@@ -123,8 +130,8 @@ class Legality:
     def why_not_ron(self, seat: int, tile: int, action: A.Action) -> Issue:
         s = self.table.seats[seat]
         if tile not in self.waits(seat):
-            return "FALSE_WIN", (f"seat {seat} declared 胡 on {T.label(tile)} with {s.concealed()}"
-                                 f"{melds_text(s)}, not a winning hand")
+            return "FALSE_WIN", lambda: (f"seat {seat} declared 胡 on {T.label(tile)} with {s.concealed()}"
+                                         f"{melds_text(s)}, not a winning hand")
         return self.win_issue(seat, action, tile) or self.rules.forbid(self.view, seat, action)
 
     def can_ron(self, seat: int, tile: int, action: A.Action | None = None) -> bool:
@@ -161,11 +168,14 @@ class Legality:
         kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
                   if rules.may_borrow_kong(self.view, seat, m.tile)]
         legal += [a for a in kongs if self.why_not_own_kong(seat, a, phase) is None]
+        declares = [kind for kind in rules.ready.declares if kind in A.DISCARDS]
+        ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
         for t in range(T.KINDS):
             if s.hand[t]:
-                for kind in (A.DISCARD, *rules.ready.declares):
-                    if kind in A.DISCARDS and self.why_not_discard(seat, A.Action(kind, t)) is None:
-                        legal.append(A.Action(kind, t))
+                for action in (DISCARD_OF[t], *(A.Action(kind, t) for kind in declares)) if t in ready else (
+                        DISCARD_OF[t],):
+                    if self.why_not_discard(seat, action) is None:
+                        legal.append(action)
         return legal
 
     def claim_actions(self, seat: int, phase) -> list[A.Action]:

@@ -56,7 +56,6 @@ class Outcome:
     dealer: int
     wins: list[WinInfo] = field(default_factory=list)
     kongs: list[KongInfo] = field(default_factory=list)
-    calls: list[CallInfo] = field(default_factory=list)  # every claimed discard, in play order
     exhaustive: bool = False  # 荒庄 / 流局
     haidi_taker: int | None = None  # who took the 海底 tile in a drawn hand (海底漫游)
     declared_end: str = ""  # a declaration that ended the hand at once (e.g. all four 封东)
@@ -64,3 +63,4 @@ class Outcome:
     birds_logged: bool = False
     round_wind: int = 27  # the prevailing wind (a tile index)
     indicator: int | None = None  # the flipped indicator (正王, 鬼 indicator, 宝), if any
+    calls: list[CallInfo] = field(default_factory=list)  # every claimed discard, in play order

@@ -17,6 +17,7 @@ from referee.legal import Legality
 from referee.phases import Claim, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
 from referee.outcome import CallInfo, KongInfo, Outcome, WinInfo
+from referee.parts.missed import NoMissedWinRule
 from referee.rules.base import Ruleset
 from referee.state import ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, PON, Meld, Seat, Table, Wall, \
     deal_seats
@@ -33,10 +34,16 @@ NOT_HERE = {"indicator": "an indicator flip is not part of play here",
             "ready": "{name} has no ready declaration outside a discard",
             "feng_dong": "{name} has no 封东",
             "horses": "{name} has no horses (买马)"}
-# The enum field of each event kind that has one.
-ENUM_FIELDS = {"win": ("kind", pb.WinKind), "kong": ("kind", pb.KongKind), "discard": ("ready", pb.ReadyKind),
-               "chi": ("ready", pb.ReadyKind),
-               "ready": ("kind", pb.ReadyKind), "indicator": ("kind", pb.IndicatorKind)}
+# The enum field of each event kind that has one, and the values its enum defines.
+ENUM_FIELDS = {kind: (name, enum, frozenset(enum.values())) for kind, name, enum in (
+    ("win", "kind", pb.WinKind), ("kong", "kind", pb.KongKind), ("discard", "ready", pb.ReadyKind),
+    ("chi", "ready", pb.ReadyKind), ("ready", "kind", pb.ReadyKind), ("indicator", "kind", pb.IndicatorKind))}
+FROM_CODE = T.FROM_CODE
+PASS = A.Action(A.PASS)
+DEAL_ORDER = tuple(tuple(deal_seats(dealer)) for dealer in range(4))
+OTHERS = tuple(tuple((seat + k) % 4 for k in (1, 2, 3)) for seat in range(4))  # in play order
+CLAIMS = frozenset(("pass", "win", "pon", "kong", "chi"))  # events that declare in a claim window
+PLAIN = frozenset(("draw", "pass", "pon"))  # kinds with no enum, never a declaration: checked in the phase
 READY_ACTIONS = {pb.TING: A.READY_DISCARD, pb.JIATING: A.JIATING_DISCARD, pb.BAOTING: A.READY_DISCARD}
 
 
@@ -70,18 +77,23 @@ class Replay:
         if fatal:
             raise Halt
 
-    def flag_issue(self, issue: tuple[str, str] | None, seat: int, fatal: bool = False) -> bool:
+    def flag_issue(self, issue, seat: int, fatal: bool = False) -> bool:
+        """Report a (code, detail) from the move generator or a hook; None is no issue."""
         if issue is None:
             return False
-        self.flag(issue[0], seat, issue[1], fatal)
+        code, detail = issue
+        self.flag(code, seat, detail() if callable(detail) else detail, fatal)
         return True
 
     # -- the deal ---------------------------------------------------------------------------
-    def _tile(self, code: int, what: str) -> int:
-        try:
-            return T.from_proto(code)
-        except ValueError:
-            raise Unreplayable(f"{what} holds impossible tile code {code}") from None
+    @staticmethod
+    def _tiles(codes, where) -> list[int]:
+        """Tile indices of proto codes; `where(position)` names the place of an impossible one."""
+        tiles = [FROM_CODE.get(code, UNKNOWN) for code in codes]
+        if UNKNOWN in tiles:
+            at = tiles.index(UNKNOWN)
+            raise Unreplayable(f"{where(at)} holds impossible tile code {codes[at]}")
+        return tiles
 
     def _deal(self) -> Table:
         record, rules = self.record, self.rules
@@ -93,22 +105,21 @@ class Replay:
         dealer = record.dealer
         round_wind = T.from_proto(record.round_wind) if record.round_wind in (pb.E, pb.S, pb.W, pb.N) else 27
         if record.wall:
-            tiles = [self._tile(code, f"wall[{i}]") for i, code in enumerate(record.wall)]
+            tiles = self._tiles(record.wall, lambda i: f"wall[{i}]")
             self._check_wall(tiles)
             if len(tiles) < DEALT:
                 raise Unreplayable(f"the wall has {len(tiles)} tiles, too few to deal {DEALT}")
             wall = Wall(tiles)
-            for s in deal_seats(dealer):
-                tile = wall.take_front()
+            for s, tile in zip(DEAL_ORDER[dealer], tiles):
                 seats[s].hand[tile] += 1
-            seats[dealer].drawn = tile  # the dealer's fourteenth comes last
+            wall.front = DEALT
+            seats[dealer].drawn = tiles[DEALT - 1]  # the dealer's fourteenth comes last
             return Table(seats, dealer, wall, round_wind)
         if len(record.initial_hands) != 4:
             raise Unreplayable("the record has neither a wall nor four initial hands")
         seen = [0] * T.KINDS
         for s, hand in enumerate(record.initial_hands):
-            for code in hand.tiles:
-                t = self._tile(code, f"initial_hands[{s}]")
+            for t in self._tiles(hand.tiles, lambda _i, s=s: f"initial_hands[{s}]"):
                 seats[s].hand[t] += 1
                 seen[t] += 1
             want = 14 if s == dealer else 13
@@ -152,6 +163,10 @@ class Replay:
         """Deal; the dealer then acts on its 14th tile as on a draw."""
         self.table = self._deal()
         self.legality = Legality(self.table, self.rules, self.live, lambda: self.phase)
+        rules = self.rules
+        # Hooks the ruleset leaves as the base has them are not called on every draw.
+        self._drawn_wild = type(rules).drawn_wild_wins is not Ruleset.drawn_wild_wins
+        self._moves_matter = type(rules.missed_win).moved is not NoMissedWinRule.moved
         self.rules.wilds.at_deal(self.table)
         self.phase = Turn(self.table.dealer, drew=True)
         self.wilds_changed()
@@ -162,21 +177,13 @@ class Replay:
 
     def step(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
-        if kind is None:
-            self.flag("ILLEGAL_ACTION", None, "an event with no kind (unknown to schema v1?)", fatal=True)
-        if event.seat > 3:
-            self.flag("OUT_OF_TURN", None, f"seat {event.seat} does not exist (seats are 0-3)", fatal=True)
-        if kind in ENUM_FIELDS:
-            self.check_enum(kind, event)
-        if kind == "auto_play":  # 托管 markers may come at any time
-            self.table.seats[event.seat].auto_play = event.auto_play.on
-            return
-        if not isinstance(self.phase, Ended):
-            handler = self.rules.declarations.get(kind)
-            if handler is not None and handler(self, event):
+        if kind not in PLAIN:
+            self.screen(kind, event)
+            if kind == "auto_play" or (kind in self.rules.declarations and not isinstance(self.phase, Ended)
+                                       and self.rules.declarations[kind](self, event)):
                 return
-            if kind in NOT_HERE:
-                self.flag("ILLEGAL_ACTION", event.seat, NOT_HERE[kind].format(name=self.rules.name), fatal=True)
+        elif event.seat > 3:
+            self.flag("OUT_OF_TURN", None, f"seat {event.seat} does not exist (seats are 0-3)", fatal=True)
         while True:
             phase = self.phase
             if not phase.window:
@@ -185,13 +192,25 @@ class Replay:
                 return
             phase.close(self, event)
 
-    def check_enum(self, kind: str, event: pb.Event) -> None:
-        """Proto3 keeps an enum value the schema does not define: it is a finding, never a crash."""
-        name, enum = ENUM_FIELDS[kind]
-        value = getattr(getattr(event, kind), name)
-        if value not in enum.values():
-            self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {value}, which {enum.DESCRIPTOR.name} does not "
-                      f"define", fatal=True)
+    def screen(self, kind: str | None, event: pb.Event) -> None:
+        """The checks every event of a kind with more to it than a tile gets first: it has a kind,
+        a seat that exists, enum values the schema defines; 托管 markers; declarations a
+        ruleset without them may not log."""
+        if kind is None:
+            self.flag("ILLEGAL_ACTION", None, "an event with no kind (unknown to schema v1?)", fatal=True)
+        if event.seat > 3:
+            self.flag("OUT_OF_TURN", None, f"seat {event.seat} does not exist (seats are 0-3)", fatal=True)
+        if kind in ENUM_FIELDS:
+            # Proto3 keeps an enum value the schema does not define: a finding, never a crash.
+            name, enum, defined = ENUM_FIELDS[kind]
+            value = getattr(getattr(event, kind), name)
+            if value not in defined:
+                self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {value}, which {enum.DESCRIPTOR.name} "
+                          f"does not define", fatal=True)
+        if kind == "auto_play":  # 托管 markers may come at any time
+            self.table.seats[event.seat].auto_play = event.auto_play.on
+        elif kind in NOT_HERE and kind not in self.rules.declarations and not isinstance(self.phase, Ended):
+            self.flag("ILLEGAL_ACTION", event.seat, NOT_HERE[kind].format(name=self.rules.name), fatal=True)
 
     def close_window(self, closer: pb.Event | None) -> None:
         """Resolve an open window as if `closer` (or the end) came next."""
@@ -225,9 +244,8 @@ class Replay:
 
     # -- tiles from events ------------------------------------------------------------------
     def event_tile(self, code: int, seat: int) -> int:
-        try:
-            t = T.from_proto(code)
-        except ValueError:
+        t = FROM_CODE.get(code)
+        if t is None:
             self.flag("IMPOSSIBLE_TILE", seat, f"tile code {code} is no tile", fatal=True)
         if t not in self.rules.kind_set:
             self.flag("IMPOSSIBLE_TILE", seat, f"{T.label(t)} is not used in {self.rules.name}", fatal=True)
@@ -290,9 +308,10 @@ class Replay:
             self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {seat} is to act "
                       f"({legal})", fatal=True)
         action = self.turn_action(kind, event, phase)
-        self.note_decision(seat, "turn", phase, action)
+        if self.trace:
+            self.note_decision(seat, "turn", phase, action)
         legality = self.legality
-        if phase.drew and action.kind != A.SELF_WIN:
+        if phase.drew and self.drawn_tile_wins and action.kind != A.SELF_WIN:
             self.check_missed_win(seat, A.Action(A.SELF_WIN, self.table.seats[seat].drawn), phase)
         if action.kind in A.DISCARDS:
             self.flag_issue(legality.why_not_discard(seat, action), seat)
@@ -336,7 +355,8 @@ class Replay:
         """A draw, a call or a kong (动牌): the seat's hand changed."""
         s = self.table.seats[seat]
         s.version += 1
-        self.rules.missed_win.moved(s)
+        if self._moves_matter:
+            self.rules.missed_win.moved(s)
 
     # -- applying actions -------------------------------------------------------------------
     def apply_discard(self, seat: int, action: A.Action, after_kong: bool = False) -> None:
@@ -429,7 +449,7 @@ class Replay:
 
     def declare_claim(self, kind: str, event: pb.Event, phase: Claim) -> bool:
         """Take one seat's declaration in the window; False when the event closes the window."""
-        if event.seat == phase.discarder:
+        if kind not in CLAIMS or event.seat == phase.discarder:
             return False
         action = self.claim_action(kind, event, phase.tile)
         if action is None:
@@ -470,8 +490,10 @@ class Replay:
     def close_claim(self, phase: Claim, closer: pb.Event | None) -> None:
         declared, table = phase.declared, self.table
         if not declared and not self.trace:  # the common case: nobody claimed
-            for seat in self.others(phase.discarder):
-                self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
+            tile, waits = phase.tile, self.legality.waits
+            for seat in OTHERS[phase.discarder]:
+                if tile in waits(seat):
+                    self.check_missed_win(seat, A.Action(A.RON, tile), phase)
             self.due_draw(table.next_seat(phase.discarder))
             return
         wins = sorted((s for s, (a, _) in declared.items() if a.kind == A.RON),
@@ -484,7 +506,7 @@ class Replay:
         outranked = self.outranked(wins, phase.discarder, phase.last_tile) if taken is None else set()
         effective = {taken} if taken is not None else set(wins if several else wins[:1])
         for seat in self.others(phase.discarder):
-            action = declared.get(seat, (A.Action(A.PASS), None))[0]
+            action = declared.get(seat, (PASS, None))[0]
             self.note_claim_decision(seat, phase, effective)
             if action.kind != A.RON and seat not in outranked:
                 self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
@@ -540,7 +562,7 @@ class Replay:
 
     @staticmethod
     def others(seat: int) -> list[int]:
-        return [(seat + k) % 4 for k in (1, 2, 3)]
+        return list(OTHERS[seat])
 
     def apply_call(self, seat: int, call: A.Action, phase: Claim) -> None:
         s, tile = self.table.seats[seat], phase.tile
@@ -591,7 +613,7 @@ class Replay:
         several = self.rules.allows_multiple_ron(last_tile=False)
         outranked = self.outranked(robbers, phase.konger, False)
         for seat in self.others(phase.konger):
-            action = phase.declared.get(seat, (A.Action(A.PASS), None))[0]
+            action = phase.declared.get(seat, (PASS, None))[0]
             self.note_claim_decision(seat, phase, set(robbers if several else robbers[:1]))
             if action.kind != A.ROB_WIN and seat not in outranked:
                 self.check_missed_win(seat, A.Action(A.ROB_WIN, phase.tile), phase)
@@ -633,30 +655,35 @@ class Replay:
         self.draw(phase.seat, event, phase.replacement)
 
     def draw(self, seat: int, event: pb.Event, replacement: bool) -> None:
-        live, table = self.live(), self.table
-        if event.draw.replacement != replacement:
+        live, table, draw = self.live(), self.table, event.draw
+        if draw.replacement != replacement:
             due = "a kong replacement from the back" if replacement else "a normal draw from the front"
             self.flag("DRAW_MISMATCH", seat, f"seat {seat}'s draw is logged as the other kind; {due} was due")
         if not replacement and live <= 0:
             self.flag("DRAW_FROM_RESERVE", seat, f"seat {seat} drew with no live tile left (the reserve of "
                       f"{table.wall.remaining} tiles must stay)")
         table.last_live_draw = not replacement and live == 1
-        tile = self.take_tile(seat, event, replacement)
+        tile = self.take_tile(seat, draw, replacement)
         s = table.seats[seat]
         wins = tile in self.legality.waits(seat)
         s.hand[tile] += 1
         s.drawn, s.drawn_live = tile, live
-        self.moved(seat)
-        self.drawn_tile_wins = wins or self.rules.drawn_wild_wins(self.view, seat, tile)
-        self.phase = Turn(seat, drew=True, replacement=replacement)
+        s.version += 1
+        if self._moves_matter:
+            self.rules.missed_win.moved(s)
+        self.drawn_tile_wins = wins or self._drawn_wild and self.rules.drawn_wild_wins(self.view, seat, tile)
+        self.phase = Turn(seat, True, replacement)
 
-    def take_tile(self, seat: int, event: pb.Event, replacement: bool) -> int:
+    def take_tile(self, seat: int, draw: pb.Draw, replacement: bool) -> int:
         """The drawn tile: the logged one, checked against the wall (or counted when there is none)."""
         wall = self.table.wall
-        if wall.remaining <= 0:
+        if wall.back <= wall.front:
             self.flag("DRAW_FROM_RESERVE", seat, "a draw from an empty wall", fatal=True)
         expected = wall.take_back(self.rules.wall_end.replacement_skip) if replacement else wall.take_front()
-        logged = self.event_tile(event.draw.tile, seat) if event.draw.tile else None
+        code = draw.tile
+        if code and code in FROM_CODE and FROM_CODE[code] == expected:
+            return expected  # the usual case: the logged tile is the wall's
+        logged = self.event_tile(code, seat) if code else None
         if expected == UNKNOWN:
             if logged is None:
                 self.flag("DRAW_MISMATCH", seat, "a draw with no tile, and the record has no wall", fatal=True)

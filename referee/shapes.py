@@ -1037,6 +1037,43 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     return _SUIT_TUPLES[0][masks[0]] + _SUIT_TUPLES[1][masks[1]] + _SUIT_TUPLES[2][masks[2]] + _HONOR_TUPLES[masks[3]]
 
 
+def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
+    """Sorted kinds d held in this 3k+2 hand such that the hand less one d is ready for a
+    standard shape (4 sets + a pair, any pair, 4 copies at most): its cost is at most wilds + 1.
+
+    Only the part holding d changes: a suit's table position drops by 5**rank, so each
+    discard costs two table reads, not a wait search.
+    """
+    b = _as_bytes(counts, wilds)
+    c0s, c2s = _C0, _C2
+    index = [_suit_index(b[lo:lo + 9]) for lo in (0, 9, 18)]
+    costs = [(c0s[i], c2s[i]) for i in index] + [_honor_costs(b[27:34])]
+    limit = wilds + 1
+    found = []
+    for q in range(4):
+        others = costs[:q] + costs[q + 1:]
+        base = sum(c0 for c0, _ in others)
+        pair = min(c2 - c0 for c0, c2 in others)
+        if q < 3:
+            lo, i = 9 * q, index[q]
+            for r in range(9):
+                if b[lo + r]:
+                    j = i - _POW5[r]
+                    if base + min(c0s[j] + pair, c2s[j]) <= limit:
+                        found.append(lo + r)
+        else:
+            h = b[27:34]
+            for r in range(7):
+                if h[r]:
+                    c0, c2 = _honor_costs(h[:r] + bytes((h[r] - 1,)) + h[r + 1:])
+                    if base + min(c0 + pair, c2) <= limit:
+                        found.append(27 + r)
+    return tuple(found)
+
+
+_POW5 = tuple(5 ** r for r in range(9))
+
+
 def _generic_waits(counts: Counts, wilds: int, win: WinPredicate, kinds: Iterable[int],
                    first_only: bool) -> tuple[int, ...]:
     trial = list(counts)  # a private copy: never touch the caller's list

@@ -42,7 +42,8 @@ def _code(t: int) -> int:
     return (t // 9 + 1) * 10 + t % 9 + 1 if t < 27 else 41 + t - 27
 
 
-_FROM_CODE = {_code(t): t for t in range(KINDS)}
+FROM_CODE = {_code(t): t for t in range(KINDS)}  # proto Tile code -> index
+_FROM_CODE = FROM_CODE
 
 
 def from_proto(code: int) -> int:

@@ -78,8 +78,8 @@ class DiscardReady(NoReady):
         if s.ready:
             return "READY_TWICE", f"seat {seat} declared 听 again"
         if not legality.waits_of_hand(hand, melds):
-            return "READY_NOT_TENPAI", (f"seat {seat} declared 听 discarding {T.label(action.tile)}, leaving "
-                                        f"{T.format_counts(hand)}, which waits on nothing")
+            return "READY_NOT_TENPAI", lambda: (f"seat {seat} declared 听 discarding {T.label(action.tile)}, "
+                                                f"leaving {T.format_counts(hand)}, which waits on nothing")
         return legality.rules.ready_conditions(legality.view, seat, action, tuple(hand), tuple(melds))
 
 

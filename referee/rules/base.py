@@ -24,6 +24,7 @@ from referee.outcome import NO_WILDS, KongInfo, Outcome, WinInfo
 from referee.state import ADDED, PON, Meld
 
 __all__ = ["KongInfo", "Option", "Outcome", "Ruleset", "RulesetError", "WinInfo"]
+ORPHAN_SET = frozenset(T.TERMINALS_AND_HONORS)
 
 
 class RulesetError(ValueError):
@@ -216,6 +217,20 @@ class Ruleset:
                     waits.append(t)
                 trial[t] -= 1
         return tuple(sorted(waits))
+
+    def ready_candidates(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> set[int]:
+        """Kinds whose discard might leave this 3k+2 hand ready: a superset of the true ones,
+        found without a wait search (the move generator checks each in full)."""
+        naturals, count = self.split_wilds(hand, wilds)
+        found = set(shapes.ready_discards(naturals, count))
+        if not melds and self.seven_pairs:  # ready for seven pairs: at most wilds + 1 singles left
+            singles = sum(c & 1 for c in naturals)
+            found.update(t for t, c in enumerate(naturals) if c and singles + (-1 if c & 1 else 1) <= count + 1)
+        if not melds and self.thirteen_orphans:  # every natural an orphan once the discard is gone
+            strays = [t for t, c in enumerate(naturals) if c and t not in ORPHAN_SET]
+            if len(strays) <= 1 and sum(naturals[t] for t in strays) <= 1:
+                found.update(strays or (t for t in T.TERMINALS_AND_HONORS if naturals[t]))
+        return found | (set(wilds) if count else set())
 
     def is_tenpai(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> bool:
         return bool(self.waits(hand, melds, wilds))

@@ -1,0 +1,173 @@
+"""Ningxiang's wild-aware win and wait checks against a slow, obviously correct oracle.
+
+The oracle replaces each wild (纯王) by every tile kind, never past the copies in play (four of a
+kind, three of the flipped 正王's kind, less what the seat's melds hold), and asks of each
+concrete hand the NX.5 question directly: 平胡 (four sets and a 2/5/8 pair), or a 大胡 that
+needs no 2/5/8 pair (清一色, 碰碰胡, 七对, 将将胡), by plain recursive decomposition.
+"""
+from __future__ import annotations
+
+import functools
+from itertools import combinations_with_replacement
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee import tiles as T
+from referee.rules import get_ruleset
+from referee.state import PON, Meld
+
+SUITED = tuple(range(27))
+JIANG = frozenset(t for t in SUITED if T.rank_of(t) in (2, 5, 8))
+RULES = get_ruleset("ningxiang")
+
+
+@functools.lru_cache(maxsize=None)
+def sets_and_pair(counts: tuple, pair: frozenset | None, pungs_only: bool) -> bool:
+    """Do these counts split into sets and exactly one pair (of a kind in `pair`, if given)?"""
+    i = next((t for t, c in enumerate(counts) if c), None)
+    if i is None:
+        return pair is None  # the pair was placed (pair set to None once used)
+    c = list(counts)
+    if pair is not None and c[i] >= 2 and (not pair or i in pair):
+        c[i] -= 2
+        if sets_and_pair(tuple(c), None, pungs_only):
+            return True
+        c[i] += 2
+    if c[i] >= 3:
+        c[i] -= 3
+        if sets_and_pair(tuple(c), pair, pungs_only):
+            return True
+        c[i] += 3
+    if not pungs_only and i % 9 <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        return sets_and_pair(tuple(c), pair, pungs_only)
+    return False
+
+
+ANY = frozenset()  # any pair will do
+
+
+def concrete_wins(counts: list[int], melds: list[Meld]) -> bool:
+    """NX.5 on a hand with no wilds left."""
+    key = tuple(counts)
+    if sum(counts) % 3 != 2:
+        return False
+    every = list(counts)
+    for m in melds:
+        for t in m.tiles:
+            every[t] += 1
+    if all(not c or t in JIANG for t, c in enumerate(every)) and not any(m.kind == "chi" for m in melds):
+        return True  # 将将胡
+    if sets_and_pair(key, JIANG, False):
+        return True  # 平胡
+    one_suit = len({T.suit_of(t) for t, c in enumerate(every) if c}) == 1
+    if one_suit and sets_and_pair(key, ANY, False):
+        return True  # 清一色
+    if not any(m.kind == "chi" for m in melds) and sets_and_pair(key, ANY, True):
+        return True  # 碰碰胡
+    return not melds and all(c % 2 == 0 for c in counts) and sum(counts) == 14  # 七对
+
+
+def oracle_wins(hand: list[int], melds: list[Meld], wilds: frozenset, king: int) -> bool:
+    naturals = [0 if t in wilds else c for t, c in enumerate(hand)]
+    count = sum(hand[t] for t in wilds)
+    in_melds = [0] * T.KINDS
+    for m in melds:
+        for t in m.tiles:
+            in_melds[t] += 1
+    room = [4 - (t == king) - in_melds[t] for t in range(T.KINDS)]
+    for stand_ins in combinations_with_replacement(SUITED, count):
+        trial = list(naturals)
+        for t in stand_ins:
+            trial[t] += 1
+        if all(trial[t] <= room[t] for t in SUITED) and concrete_wins(trial, melds):
+            return True
+    return False
+
+
+def referee_wins(hand, melds, wilds, king) -> bool:
+    in_melds = [0] * T.KINDS
+    for m in melds:
+        for t in m.tiles:
+            in_melds[t] += 1
+    room = [max(0, 4 - (t == king) - in_melds[t]) for t in range(T.KINDS)]
+    return RULES.is_win(hand, melds, wilds, room)
+
+
+@st.composite
+def ningxiang_hands(draw, size: int, max_wilds: int):
+    """(hand counts, melds, wild kinds, king): `size` concealed tiles, up to max_wilds wilds,
+    sometimes a 碰, never past the copies in play."""
+    king = draw(st.sampled_from(SUITED))
+    wilds = RULES.wilds_of(king)
+    melds = []
+    left = {t: 4 - (t == king) for t in SUITED}
+    if draw(st.booleans()):
+        pon = draw(st.sampled_from([t for t in SUITED if t not in wilds and left[t] >= 3]))
+        melds.append(Meld(PON, pon, 1))
+        left[pon] -= 3
+        size -= 3
+    hand = [0] * T.KINDS
+    n_wilds = draw(st.integers(0, max_wilds))
+    for _ in range(n_wilds):
+        choices = [t for t in wilds if left[t]]
+        if not choices:
+            break
+        t = draw(st.sampled_from(sorted(choices)))
+        hand[t] += 1
+        left[t] -= 1
+    # Natural tiles from a few nearby kinds, so that wins and waits are common.
+    base = draw(st.sampled_from(SUITED))
+    pool = [t for t in SUITED if t not in wilds and abs(t - base) <= 6]
+    while sum(hand) < size:
+        choices = [t for t in pool if left[t]]
+        t = draw(st.sampled_from(choices))
+        hand[t] += 1
+        left[t] -= 1
+    return hand, melds, wilds, king
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(ningxiang_hands(size=14, max_wilds=4))
+def test_wins_match_the_substitution_oracle(case):
+    hand, melds, wilds, king = case
+    assert referee_wins(hand, melds, wilds, king) == oracle_wins(hand, melds, wilds, king), (
+        T.format_counts(hand), [str(m) for m in melds], sorted(wilds))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(ningxiang_hands(size=13, max_wilds=2))
+def test_waits_match_the_substitution_oracle(case):
+    hand, melds, wilds, king = case
+    in_melds = [0] * T.KINDS
+    for m in melds:
+        for t in m.tiles:
+            in_melds[t] += 1
+    room = [max(0, 4 - (t == king) - in_melds[t]) for t in range(T.KINDS)]
+    expected = []
+    for t in SUITED:
+        if hand[t] + in_melds[t] + (t == king) < 4:  # a copy of t can still be drawn
+            trial = list(hand)
+            trial[t] += 1
+            if oracle_wins(trial, melds, wilds, king):
+                expected.append(t)
+    got = [t for t in RULES.waits(hand, melds, wilds, room) if hand[t] + in_melds[t] + (t == king) < 4]
+    assert got == expected, (T.format_counts(hand), [str(m) for m in melds], sorted(wilds))
+
+
+def test_a_wild_never_stands_for_a_fifth_copy():
+    """The issue's hand: 122223888p8888s plus one 王 is no 平胡 (pair 88s, pung 88s + a fifth 8s)."""
+    king = T.parse("7m")[0]  # 纯王 6m and 8m
+    hand = T.counts(T.parse("122223888p8888s6m"))
+    assert not referee_wins(hand, [], RULES.wilds_of(king), king)
+    assert not oracle_wins(hand, [], RULES.wilds_of(king), king)
+
+
+def test_a_wild_never_stands_for_the_flipped_kings_fourth_copy():
+    """Three 7m are in play when 7m is the 正王: 777m in hand plus a wild is no quad-free pung + pair."""
+    king = T.parse("7m")[0]
+    hand = T.counts(T.parse("777m123p456p789s5s6m"))  # the wild can only pair the 5s, not a 4th 7m
+    assert referee_wins(hand, [], RULES.wilds_of(king), king) == oracle_wins(hand, [], RULES.wilds_of(king), king)
