@@ -92,10 +92,14 @@ def run_audit(path: pathlib.Path, out: pathlib.Path, workers: int) -> dict:
     if workers > 1:
         command += [f"--direct_num_workers={workers}", "--direct_running_mode=multi_processing"]
     t0 = time.perf_counter()
-    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    peak = _watch_rss(proc)
-    stdout, stderr = proc.communicate()
+    # Output to files, not pipes: nobody reads a pipe while the run goes on, and a full one
+    # (progress lines from every worker) would block the audit.
+    log_out, log_err = out.with_name(out.name + ".stdout.log"), out.with_name(out.name + ".stderr.log")
+    with open(log_out, "w") as fo, open(log_err, "w") as fe:
+        proc = subprocess.Popen(command, cwd=ROOT, stdout=fo, stderr=fe, text=True)
+        peak = _watch_rss(proc)
     wall = time.perf_counter() - t0
+    stdout, stderr = log_out.read_text(), log_err.read_text()
     manifest = json.loads((out / "manifest.json").read_text()) if (out / "manifest.json").exists() else None
     return {"workers": workers, "exit": proc.returncode, "wall_seconds": round(wall, 1), "stdout": stdout,
             "stderr_tail": stderr[-3000:], "manifest": manifest, "peak_rss_mb": peak}
