@@ -210,7 +210,7 @@ def apply(record: pb.GameRecord, edit: tuple) -> None:
             record.claimed.patterns.add(seat=seat, name=name, value=value)
 
 
-@fuzz_settings(120)
+@fuzz_settings(200)
 @given(base=st.integers(0, 10 ** 6), edits=st.lists(EDITS, min_size=1, max_size=4))
 def test_any_edit_of_a_record_is_judged_without_an_exception(base, edits):
     pool = bases()
@@ -220,7 +220,7 @@ def test_any_edit_of_a_record_is_judged_without_an_exception(base, edits):
     check_record(record)
 
 
-@fuzz_settings(150)
+@fuzz_settings(250)
 @given(rng=st.randoms(use_true_random=False))
 def test_random_record_mutations_are_judged_without_an_exception(rng):
     record = records.parse_binary(rng.choice(bases()))
@@ -228,7 +228,7 @@ def test_random_record_mutations_are_judged_without_an_exception(rng):
     check_record(record)
 
 
-@fuzz_settings(150)
+@fuzz_settings(250)
 @given(rng=st.randoms(use_true_random=False))
 def test_byte_level_damage_with_valid_checksums_is_one_row(rng):
     payload = fuzz.mutate_payload(rng.choice(bases()), rng)
