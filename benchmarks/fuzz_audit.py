@@ -105,37 +105,41 @@ def run_audit(path: pathlib.Path, out: pathlib.Path, workers: int) -> dict:
             "stderr_tail": stderr[-3000:], "manifest": manifest, "peak_rss_mb": peak}
 
 
-def _rss_tree(pid: int) -> tuple[float, float]:
-    """(largest process RSS, total RSS) in MB of pid and its descendants, from /proc."""
+def _memory_tree(pid: int) -> dict[str, float]:
+    """MB of pid and its descendants, from /proc: the largest RSS, and the largest and total
+    anonymous RSS. The reader memory-maps the archive, so RSS also counts the archive's pages it
+    has read (clean file pages the kernel can drop); RssAnon is the memory the audit allocated."""
     children: dict[int, list[int]] = {}
-    rss: dict[int, float] = {}
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as fh:
-                parts = fh.read().rsplit(")", 1)[1].split()
-            ppid, pages = int(parts[1]), int(parts[21])
-        except (OSError, IndexError, ValueError):
-            continue
-        children.setdefault(ppid, []).append(int(entry))
-        rss[int(entry)] = pages * os.sysconf("SC_PAGE_SIZE") / 2 ** 20
-    tree, todo = [], [pid]
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    ppid = int(fh.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    rss, anon, todo = [], [], [pid]
     while todo:
         p = todo.pop()
-        tree.append(p)
         todo += children.get(p, [])
-    values = [rss.get(p, 0.0) for p in tree]
-    return max(values, default=0.0), sum(values)
+        try:
+            with open(f"/proc/{p}/status") as fh:
+                status = dict(line.split(":", 1) for line in fh if ":" in line)
+        except OSError:
+            continue
+        rss.append(int(status.get("VmRSS", "0 kB").split()[0]) / 1024)
+        anon.append(int(status.get("RssAnon", "0 kB").split()[0]) / 1024)
+    return {"largest_rss": max(rss, default=0.0), "largest_anon": max(anon, default=0.0),
+            "all_anon": sum(anon)}
 
 
 def _watch_rss(proc: subprocess.Popen) -> dict:
-    largest = total = 0.0
+    peak: dict[str, float] = {}
     while proc.poll() is None:
-        one, all_ = _rss_tree(proc.pid)
-        largest, total = max(largest, one), max(total, all_)
+        for key, value in _memory_tree(proc.pid).items():
+            peak[key] = max(peak.get(key, 0.0), value)
         time.sleep(1.0)
-    return {"largest_process": round(largest), "all_processes": round(total)}
+    return {key: round(value) for key, value in peak.items()}
 
 
 def check(run: dict, written: dict, scanned: dict) -> list[str]:
@@ -218,9 +222,11 @@ def main() -> int:
         failed |= bool(problems)
         m = run["manifest"]
         rate = m["records_in"]["total"] / run["wall_seconds"] if m else 0
+        mem = run["peak_rss_mb"]
         print(f"\n== mjref audit, {workers} worker(s): exit {run['exit']}, {run['wall_seconds']:,.0f} s wall "
-              f"({rate:,.0f} records/s end to end), peak RSS {run['peak_rss_mb']['largest_process']} MB "
-              f"largest process, {run['peak_rss_mb']['all_processes']} MB all")
+              f"({rate:,.0f} records/s end to end); peak memory: RSS {mem.get('largest_rss', 0)} MB of the "
+              f"largest process (with the archive pages it mapped), anonymous {mem.get('largest_anon', 0)} MB "
+              f"largest process, {mem.get('all_anon', 0)} MB all processes")
         print(run["stdout"].rstrip())
         if m:
             print("  write error reasons: " + json.dumps(write_reasons(out), ensure_ascii=False))
