@@ -1,9 +1,11 @@
 """`mjref audit INPUT... --out DIR [--decisions] [--option KEY=VALUE ...] [Beam options]`: the thin main.
 
-Parses the command line, runs pipelines.job.run_audit, prints the summary table and sets the
-exit status: 0 reconciled, 1 the pipeline failed, 2 bad input or usage, 3 the counts do not add
-up (records in != verdict rows + error rows, or a table lost rows). Beam is imported only when
-this command runs, so the other `mjref` commands start fast.
+Parses the command line, checks the rule options (before anything runs), runs
+pipelines.job.run_audit, prints the summary table and sets the exit status: 0 reconciled,
+1 the pipeline failed, 2 bad input or usage (including an input file with no record in it: the
+manifest is still written), 3 the counts do not add up (records in != verdict rows + error rows,
+or a table lost rows). Beam is imported only when this command runs, so the other `mjref`
+commands start fast.
 
 Beam's own options (--runner, --direct_num_workers, --job_endpoint, --project, ...) pass
 through untouched: the first time this subcommand parses, it learns every flag Beam knows, and
@@ -14,6 +16,8 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+
+from referee.options import option_pair
 
 LOG_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
@@ -64,11 +68,12 @@ def add_audit_command(sub) -> None:
     audit.add_argument("--out", required=True, metavar="DIR", help="output directory (new, or without an audit in it)")
     audit.add_argument("--decisions", action="store_true",
                        help="also write the decisions table (every decision point; about 5x slower)")
-    audit.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                       help="set a rule option, overriding the record's own (repeatable)")
+    audit.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=option_pair,
+                       help="set a rule option, overriding the record's own (repeatable; checked before "
+                            "the pipeline starts)")
     audit.add_argument("--progress-seconds", type=float, default=10.0, help=argparse.SUPPRESS)
     audit.add_argument("--test-drop-game", default=None, help=argparse.SUPPRESS)  # test hook, see job.AuditConfig
-    audit.set_defaults(func=cmd_audit, beam_args=[])
+    audit.set_defaults(func=cmd_audit, beam_args=[], parser=audit)
 
     parse_known_args = audit.parse_known_args
 
@@ -98,12 +103,20 @@ def configure_logging() -> None:
 
 
 def cmd_audit(args) -> int:
+    from referee import options as O
+
+    rule_options = O.to_dict(args.option)
+    problem = O.check(rule_options)
+    if problem:
+        args.parser.print_usage(sys.stderr)
+        print(f"mjref audit: error: --option: {problem}", file=sys.stderr)
+        return 2
+
     from pipelines import files
     from pipelines.job import AuditConfig, PipelineFailed, run_audit
     from pipelines.manifest import summary
-    from referee.cli import parse_options
 
-    config = AuditConfig(inputs=args.inputs, out=args.out, rule_options=parse_options(args.option),
+    config = AuditConfig(inputs=args.inputs, out=args.out, rule_options=rule_options,
                          decisions=args.decisions, beam_args=args.beam_args,
                          progress_interval=args.progress_seconds, drop_game_id=args.test_drop_game)
     try:
@@ -126,4 +139,7 @@ def cmd_audit(args) -> int:
         print("mjref audit: RECONCILIATION FAILED, records were lost or double-counted: "
               + "; ".join(rec["problems"]) + f" (see {manifest['out']}/manifest.json)", file=sys.stderr)
         return 3
-    return 0
+    empty = manifest["inputs"]["empty"]
+    for path in empty:
+        print(f"mjref audit: no record in {path}", file=sys.stderr)
+    return 2 if empty else 0

@@ -2,9 +2,12 @@
 
 Expected failures are values: a payload that is not a GameRecord is an error row of stage
 "decode"; a record the referee calls unreplayable (unknown ruleset, bad option, broken deal)
-is one of stage "replay". `.with_exception_handling()` is the safety net for referee bugs: the
-record becomes an error row of stage "referee_exception" with the exception stringified, and
-none of the rows it had produced so far are emitted (partial=False).
+is one of stage "replay"; a record whose rows do not fit the table schemas (a seat past int8,
+an over-long string: pipelines/validate.py) is one of stage "write", so that one odd record
+never fails the Parquet writers for the whole job. The referee runs with contain_bugs=False:
+an exception from it is a bug, and reaches `.with_exception_handling()`, which files the record
+as an error row of stage "referee_exception" naming the exception and its innermost frame; none
+of the rows the record had produced are emitted (partial=False).
 """
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ import apache_beam as beam
 from apache_beam.pvalue import TaggedOutput
 
 from pipelines.rows import decision_rows, error_row, game_row, settlement_rows, violation_rows
+from pipelines.schemas import TABLES
+from pipelines.validate import validators
 from referee import records
 from referee.verdict import UNREPLAYABLE
 from referee.verify import verify_record
@@ -34,6 +39,9 @@ class JudgeFn(beam.DoFn):
         self._overrides = dict(overrides or {})
         self._decisions = decisions
 
+    def setup(self):
+        self._check = validators(TABLES)
+
     def process(self, element):
         source, offset, length, payload = element
         try:
@@ -41,17 +49,25 @@ class JudgeFn(beam.DoFn):
         except records.RecordError as err:
             yield TaggedOutput(ERRORS, error_row(source, offset, length, "decode", str(err)))
             return
-        verdict = verify_record(record, self._overrides, trace=self._decisions)
+        verdict = verify_record(record, self._overrides, trace=self._decisions, contain_bugs=False)
         if verdict.status == UNREPLAYABLE:
             yield TaggedOutput(ERRORS, error_row(source, offset, length, "replay", verdict.reason, verdict.game_id))
             return
-        yield game_row(source, offset, verdict)
         # A record's rows of one table travel as one list: one element instead of many per record.
-        yield TaggedOutput(SETTLEMENTS, settlement_rows(source, offset, verdict, seats=len(record.players) or 4))
+        out = {GAMES: game_row(source, offset, verdict),
+               SETTLEMENTS: settlement_rows(source, offset, verdict, seats=len(record.players) or 4)}
         if verdict.violations:
-            yield TaggedOutput(VIOLATIONS, violation_rows(source, offset, verdict))
+            out[VIOLATIONS] = violation_rows(source, offset, verdict)
         if self._decisions and verdict.decisions:
-            yield TaggedOutput(DECISIONS, decision_rows(source, offset, verdict))
+            out[DECISIONS] = decision_rows(source, offset, verdict)
+        for table, rows in out.items():
+            problem = self._check[table].first_problem(rows)
+            if problem is not None:
+                yield TaggedOutput(ERRORS, error_row(source, offset, length, "write", problem, verdict.game_id))
+                return
+        yield out.pop(GAMES)
+        for table, rows in out.items():
+            yield TaggedOutput(table, rows)
 
 
 _FRAME_LINE = re.compile(r'File "([^"]*)", line (\d+), in (\S+)')
@@ -59,14 +75,18 @@ _FRAME_LINE = re.compile(r'File "([^"]*)", line (\d+), in (\S+)')
 
 def exception_row(dead_letter) -> dict:
     """A with_exception_handling dead letter, (element, (type, repr, traceback lines)), as an error row."""
-    (source, offset, length, _payload), (_type, exc_repr, tb) = dead_letter
+    (source, offset, length, payload), (_type, exc_repr, tb) = dead_letter
     where = ""
     for line in reversed(tb or ()):
         m = _FRAME_LINE.search(line)
         if m:  # the innermost frame, without the machine-specific directory
             where = f" at {os.path.basename(m.group(1))}:{m.group(2)} in {m.group(3)}"
             break
-    return error_row(source, offset, length, "referee_exception", f"{exc_repr}{where}")
+    try:  # it parsed once already, or the referee would not have run
+        game_id = records.parse_binary(payload).game_id
+    except Exception:
+        game_id = None
+    return error_row(source, offset, length, "referee_exception", f"{exc_repr}{where}", game_id)
 
 
 class Judge(beam.PTransform):

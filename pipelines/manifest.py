@@ -22,18 +22,21 @@ import pyarrow.compute as pc
 from pipelines.schemas import STAGES, TABLE_VERSION
 from referee import REFEREE_VERSION, SCHEMA_VERSION
 
-MANIFEST_VERSION = 1
+# 2: inputs.files[].records_in, inputs.empty, errors.by_stage.write.
+MANIFEST_VERSION = 2
 
 
 # -- facts -----------------------------------------------------------------------------------
 def frame_facts(frame):
     yield ("in", "frames", 1)
     yield ("in", "frame_bytes", frame[2])
+    yield ("file_in", frame[0], 1)
 
 
 def span_facts(row):
     yield ("in", "corrupt_spans", 1)
     yield ("in", "corrupt_bytes", row["length"])
+    yield ("file_in", row["file"], 1)
 
 
 def _value_counts(table: pa.Table, column: str):
@@ -130,6 +133,9 @@ def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], 
     verdict_rows, error_rows = rows.get("games", 0), rows.get("errors", 0)
     by_stage = {stage: 0 for stage in STAGES}
     by_stage.update(tally.get("errors", {}))
+    per_file = tally.get("file_in", {})
+    files = [{"path": a.path, "bytes": a.size, "compression": a.compression or None,
+              "records_in": per_file.get(a.path, 0)} for a in archives]
     manifest = {
         "manifest_version": MANIFEST_VERSION,
         "versions": {
@@ -141,9 +147,11 @@ def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], 
             "python": platform.python_version(),
         },
         "inputs": {
-            "files": [{"path": a.path, "bytes": a.size, "compression": a.compression or None} for a in archives],
+            "files": files,
             "count": len(archives),
             "bytes": sum(a.size for a in archives),
+            # Files that held no record and no corrupt byte at all: named, never skipped silently.
+            "empty": [f["path"] for f in files if f["records_in"] == 0],
         },
         "out": out,
         "records_in": {"total": frames + spans, "frames": frames, "corrupt_spans": spans},
@@ -194,6 +202,8 @@ def summary(manifest: dict, top_codes: int = 10) -> str:
         lines.append(f"  {label:<28}{value:>12,}" + (f"  {note}" if note else ""))
 
     row("records in", r["total"], f"{r['frames']:,} frames + {r['corrupt_spans']:,} corrupt spans")
+    for path in manifest["inputs"].get("empty", []):
+        lines.append(f"    no record in {path}")
     row("verdict rows (games)", manifest["verdicts"]["total"])
     for status, n in sorted(manifest["verdicts"]["by_status"].items()):
         row(f"  {status}", n)

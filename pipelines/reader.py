@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import mmap
+import os
 from typing import Iterator, Tuple
 
 import apache_beam as beam
@@ -97,7 +98,10 @@ class ReadArchiveFn(beam.DoFn):
             yield from self._unreadable(path, size, tracker, err)
             return
         with fh:
-            data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if F.is_local(path) else fh.read()
+            if F.is_local(path):  # mmap refuses an empty file: that one holds nothing to claim
+                data = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if os.fstat(fh.fileno()).st_size else b""
+            else:
+                data = fh.read()
             try:
                 yield from self._walk(path, data, start, tracker)
             finally:

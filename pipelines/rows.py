@@ -1,14 +1,17 @@
 """A verdict as table rows (dicts keyed by the column names in pipelines/schemas.py). Pure: no Beam.
 
-Kept apart from the DoFns so the mapping can be tested, and reused, without a pipeline. Values
-are coerced to the column types here, inside the referee step and its exception handler: a
-verdict holding a value that does not fit (a referee bug) becomes that record's error row
-instead of failing a whole batch later, when the Arrow table is built.
+Kept apart from the DoFns so the mapping can be tested, and reused, without a pipeline. The
+rows of a record are checked against the schemas in the referee step (pipelines/validate.py): a
+record holding a value that does not fit its column becomes one error row of stage "write".
+Error rows themselves always fit: their text is cut to the string limit here.
 """
 from __future__ import annotations
 
+from pipelines.validate import MAX_STRING_BYTES, utf8_length
 from referee import REFEREE_VERSION, SCHEMA_VERSION
 from referee.verdict import Verdict
+
+CUT_MARK = " ... [cut: {n:,} bytes in all]"
 
 
 def _opt_int(x) -> int | None:
@@ -19,9 +22,26 @@ def _ints(xs) -> list[int] | None:
     return None if xs is None else [int(x) for x in xs]
 
 
+def fit_text(text, limit: int = MAX_STRING_BYTES) -> str:
+    """text as a str that any string column takes: valid UTF-8 of at most `limit` bytes, a long
+    one cut at a character boundary with a note of its full size."""
+    if type(text) is not str:
+        text = str(text)
+    n = utf8_length(text)
+    if n is None:  # a lone surrogate: show it escaped rather than lose the row
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
+        n = len(text.encode("utf-8"))
+    if n <= limit:
+        return text
+    mark = CUT_MARK.format(n=n)
+    head = text.encode("utf-8")[: limit - len(mark.encode("utf-8"))].decode("utf-8", "ignore")
+    return head + mark
+
+
 def error_row(file: str, offset: int, length: int, stage: str, reason: str, game_id: str | None = None) -> dict:
-    return {"file": file, "offset": offset, "length": length, "stage": stage, "reason": reason,
-            "game_id": game_id or None}
+    """One error row; it always fits the errors schema (long text is cut, see fit_text)."""
+    return {"file": fit_text(file), "offset": int(offset), "length": int(length), "stage": stage,
+            "reason": fit_text(reason), "game_id": fit_text(game_id) if game_id else None}
 
 
 def game_row(source: str, offset: int, v: Verdict) -> dict:
@@ -72,5 +92,6 @@ def settlement_rows(source: str, offset: int, v: Verdict, seats: int = 4) -> lis
 
 def decision_rows(source: str, offset: int, v: Verdict) -> list[dict]:
     return [{"game_id": str(v.game_id), "source": source, "offset": offset, "event_index": int(d.event_index),
-             "seat": int(d.seat), "window": str(d.window), "legal": [str(a) for a in d.legal], "taken": str(d.taken)}
+             "seat": int(d.seat), "window": str(d.window), "legal": [str(a) for a in d.legal], "taken": str(d.taken),
+             "effect": str(d.effect)}
             for d in v.decisions]

@@ -5,6 +5,10 @@ carries the referee and schema versions in its metadata, so a file read on its o
 referee wrote it. Seats are int8 (0-3); money is int64; offsets are int64 byte offsets into the
 uncompressed archive. Join tables on (source, offset): game_id is the platform's and need not be
 unique across archives.
+
+Every record's rows are checked against these schemas before they are written
+(pipelines/validate.py): a value that does not fit (a seat past int8, a string over
+validate.MAX_STRING_BYTES) makes the record an error row of stage "write".
 """
 from __future__ import annotations
 
@@ -13,7 +17,8 @@ import pyarrow as pa
 from referee import REFEREE_VERSION, SCHEMA_VERSION
 
 # Bump when a column is added, removed or changes meaning.
-TABLE_VERSION = 1
+# 2: decisions.effect; errors.stage "write".
+TABLE_VERSION = 2
 
 
 def _schema(name: str, *fields: pa.Field) -> pa.Schema:
@@ -81,7 +86,7 @@ ERRORS = _schema(
     _f("file", pa.string()),
     _f("offset", pa.int64()),
     _f("length", pa.int64()),
-    _f("stage", pa.string()),  # framing | decode | replay | referee_exception
+    _f("stage", pa.string()),  # framing | decode | replay | referee_exception | write
     _f("reason", pa.string()),
     _f("game_id", pa.string(), nullable=True),  # known from stage "replay" on
 )
@@ -96,6 +101,7 @@ DECISIONS = _schema(
     _f("window", pa.string()),
     _f("legal", pa.list_(_f("item", pa.string()))),
     _f("taken", pa.string()),
+    _f("effect", pa.string()),  # took effect | declared (outranked) | implied (nothing logged)
 )
 
 TABLES: dict[str, pa.Schema] = {
@@ -115,4 +121,4 @@ KEYS: dict[str, tuple[str, ...]] = {
     "decisions": ("source", "offset", "event_index", "seat", "window"),
 }
 
-STAGES = ("framing", "decode", "replay", "referee_exception")
+STAGES = ("framing", "decode", "replay", "referee_exception", "write")

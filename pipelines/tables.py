@@ -71,10 +71,14 @@ class RowsToTables(beam.DoFn):
             yield WindowedValue(self._flush(), window.max_timestamp(), [window])
 
     def _chunk(self) -> None:
-        if self._rows:
-            self._batches.append(to_batch(self._rows, self._schema))
-            self._batched += len(self._rows)
-            self._rows = []
+        # Never more than chunk_rows rows per batch, even when one record brought thousands: with
+        # strings capped per value (pipelines/validate.py) a batch's string column stays far below
+        # Arrow's 2 GiB offset limit.
+        rows, step = self._rows, self._chunk_rows
+        for i in range(0, len(rows), step):
+            self._batches.append(to_batch(rows[i:i + step], self._schema))
+        self._batched += len(rows)
+        self._rows = []
 
     def _flush(self) -> pa.Table:
         self._chunk()

@@ -1,71 +1,112 @@
 """The `mjref` command line: verify records, list rulesets and codes, pack and unpack archives.
 
 Exit status of `verify`: 0 every record clean, 1 any violation, 2 any record unreadable or
-unreplayable (or no record found). Bad input is a message, never a traceback.
+unreplayable (or no record found), or a usage error (a malformed or unknown --option). Bad input
+is a message, never a traceback.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import sys
+from collections import Counter
+from dataclasses import dataclass, field
 from typing import Iterator
 
 from referee import archive, records
+from referee import options as O
 from referee.codes import CODES
 from referee.rules import RULESETS
-from referee.verdict import CLEAN, UNREPLAYABLE, VIOLATIONS, Verdict
+from referee.verdict import CLEAN, DECLARED, IMPLIED, UNREPLAYABLE, VIOLATIONS, Verdict
 from referee.verify import verify_bytes, verify_record
 
-
 # -- inputs ---------------------------------------------------------------------------------
-def iter_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRecord | str]]:
-    """(source, record or bytes or error text) for every record under the given paths.
+class NoRecord(str):
+    """The error text for an input that holds no record at all (a missing path, an empty archive,
+    a directory without record files): reported like an unreadable record, not counted as one."""
+
+
+def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRecord | str, float]]:
+    """(source, record or bytes or error text, bytes of input it stands for) for every record
+    under the given paths. The last part feeds the progress bar: a record file counts its size,
+    an archive's frames and spans share the file's size on disk.
 
     A directory is walked recursively in name order; an archive yields its frames and one
-    error per corrupt span. Nothing found is reported, not skipped.
+    error per corrupt span, or one error if it holds nothing at all. Nothing found is reported,
+    not skipped.
     """
     for name in paths:
         path = pathlib.Path(name)
         if not path.exists():
-            yield name, "unreadable: no such file or directory"
+            yield name, NoRecord("unreadable: no such file or directory"), 0
             continue
         files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
         found = False
         for file in files:
             if archive.is_archive_path(file):
                 found = True
-                yield from iter_archive(file)
+                yield from walk_archive(file)
             elif records.is_text_path(file) or records.is_binary_path(file) or not path.is_dir():
                 found = True
+                size = _size(file)
                 try:
-                    yield str(file), records.read_record(file)
+                    yield str(file), records.read_record(file), size
                 except records.RecordError as err:
-                    yield str(file), f"unreadable: {err}"
+                    yield str(file), f"unreadable: {err}", size
         if not found:
-            yield name, "unreadable: no record files found here"
+            yield name, NoRecord("unreadable: no record files found here"), 0
+
+
+def iter_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRecord | str]]:
+    """(source, record or bytes or error text) for every record under the given paths."""
+    for source, item, _weight in walk_inputs(paths):
+        yield source, item
+
+
+def _size(path: pathlib.Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def walk_archive(path: pathlib.Path):
+    size = _size(path)
+    try:
+        data = archive.read_bytes(path)
+        share = size / len(data) if data else 0.0
+        empty = True
+        for item in archive.scan(data):
+            empty = False
+            if isinstance(item, archive.CorruptSpan):
+                yield (f"{path}@{item.offset}", f"unreadable: corrupt span of {item.length} bytes: {item.reason}",
+                       item.length * share)
+            else:
+                yield f"{path}@{item.offset}", item.payload, item.length * share
+        if empty:
+            yield str(path), NoRecord(f"no record in {path}"), size
+    except (OSError, archive.ArchiveError) as err:
+        yield str(path), f"unreadable: {err}", size
 
 
 def iter_archive(path: pathlib.Path):
-    try:
-        items = archive.iter_archive(path)
-        for item in items:
-            if isinstance(item, archive.CorruptSpan):
-                yield f"{path}@{item.offset}", f"unreadable: corrupt span of {item.length} bytes: {item.reason}"
-            else:
-                yield f"{path}@{item.offset}", item.payload
-    except (OSError, archive.ArchiveError) as err:
-        yield str(path), f"unreadable: {err}"
+    for source, item, _weight in walk_archive(path):
+        yield source, item
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key:
-            raise SystemExit(f"mjref: --option takes KEY=VALUE, not {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
+def input_bytes(paths: list[str]) -> int:
+    """Bytes on disk of every file walk_inputs will read (the progress bar's total)."""
+    total = 0
+    for name in paths:
+        path = pathlib.Path(name)
+        files = (p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        for file in files:
+            if archive.is_archive_path(file) or records.is_text_path(file) or records.is_binary_path(file) \
+                    or not path.is_dir():
+                total += _size(file)
+    return total
 
 
 # -- verify ---------------------------------------------------------------------------------
@@ -75,6 +116,17 @@ def judge(item, options: dict[str, str], trace: bool = False) -> Verdict:
     if isinstance(item, bytes):
         return verify_bytes(item, options, trace)
     return verify_record(item, options, trace)
+
+
+def render_decision(d) -> str:
+    head = f"  event {d.event_index} seat {d.seat} {d.window}: "
+    if d.effect == DECLARED:
+        what = f"declared {d.taken}, outranked: did not take effect"
+    elif d.effect == IMPLIED:
+        what = f"{d.taken} (implied: nothing logged)"
+    else:
+        what = f"took {d.taken}"
+    return f"{head}{what}; legal: {', '.join(d.legal)}"
 
 
 def render_text(source: str, verdict: Verdict) -> str:
@@ -105,24 +157,110 @@ def render_text(source: str, verdict: Verdict) -> str:
                 lines.append(f"    {line}")
         if verdict.mismatch:
             lines.append("  settlement MISMATCH")
-    for d in verdict.decisions:
-        lines.append(f"  event {d.event_index} seat {d.seat} {d.window}: took {d.taken}; legal: {', '.join(d.legal)}")
+    lines.extend(render_decision(d) for d in verdict.decisions)
     return "\n".join(lines)
 
 
+def render_json(source: str, verdict: Verdict, trace: bool) -> str:
+    row = {"source": source, **verdict.to_json()}
+    if trace:
+        row["decisions"] = [{"event_index": d.event_index, "seat": d.seat, "window": d.window,
+                             "legal": list(d.legal), "taken": d.taken, "effect": d.effect}
+                            for d in verdict.decisions]
+    return json.dumps(row, ensure_ascii=False)
+
+
+@dataclass
+class Totals:
+    """What `mjref verify` saw, for its closing summary."""
+    records: int = 0
+    by_status: Counter = field(default_factory=Counter)
+    with_notes: int = 0  # clean records that carry a note (a finding of severity info)
+    mismatches: int = 0
+    by_code: Counter = field(default_factory=Counter)
+    info_codes: set = field(default_factory=set)
+    no_record: int = 0  # inputs that held no record at all
+
+    def add(self, verdict: Verdict, item=None) -> None:
+        if isinstance(item, NoRecord):
+            self.no_record += 1
+            return
+        self.records += 1
+        self.by_status[verdict.status] += 1
+        if verdict.status == CLEAN and verdict.violations:
+            self.with_notes += 1
+        self.mismatches += verdict.mismatch
+        for v in verdict.violations:
+            self.by_code[v.code] += 1
+            if v.severity != "error":
+                self.info_codes.add(v.code)
+
+    def render(self) -> str:
+        clean = f"{self.by_status[CLEAN]:,} clean"
+        if self.with_notes:
+            clean += f" ({self.with_notes:,} with notes)"
+        lines = [f"summary: {self.records:,} record{'s' if self.records != 1 else ''}: {clean}, "
+                 f"{self.by_status[VIOLATIONS]:,} with violations, {self.by_status[UNREPLAYABLE]:,} unreplayable "
+                 f"or unreadable; {self.mismatches:,} settlement mismatch{'es' if self.mismatches != 1 else ''}"
+                 + (f"; {self.no_record:,} input{'s' if self.no_record != 1 else ''} with no record"
+                    if self.no_record else "")]
+        if self.by_code:
+            lines.append("  findings by code:")
+            width = max(len(c) for c in self.by_code) + 7
+            for code, n in sorted(self.by_code.items(), key=lambda kv: (-kv[1], kv[0])):
+                label = code + (" (note)" if code in self.info_codes else "")
+                lines.append(f"    {label:<{width}} {n:>9,}")
+        return "\n".join(lines)
+
+
+def _progress_bar(paths: list[str]):
+    """A tqdm bar on stderr (bytes of input read, records so far) when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=input_bytes(paths), unit="B", unit_scale=True, unit_divisor=1024, file=sys.stderr,
+                desc="verify", leave=False, dynamic_ncols=True)
+
+
+def _shows_many(paths: list[str]) -> bool:
+    return len(paths) > 1 or any(pathlib.Path(p).is_dir() or archive.is_archive_path(p) for p in paths)
+
+
 def cmd_verify(args) -> int:
-    options = parse_options(args.option)
-    worst = 0
-    for source, item in iter_inputs(args.paths):
-        verdict = judge(item, options, args.trace)
-        if args.json:
-            row = {"source": source, **verdict.to_json()}
-            if args.trace:
-                row["decisions"] = [vars(d) for d in verdict.decisions]
-            print(json.dumps(row, ensure_ascii=False), flush=True)
+    options = O.to_dict(args.option)
+    problem = O.check(options)
+    if problem:
+        args.parser.print_usage(sys.stderr)
+        print(f"mjref verify: error: --option: {problem}", file=sys.stderr)
+        return 2
+    bar = _progress_bar(args.paths)
+    out_is_tty = sys.stdout.isatty()
+
+    def emit(text: str) -> None:
+        if bar is not None and out_is_tty:
+            bar.write(text, file=sys.stdout)  # clears the bar, prints, redraws it
         else:
-            print(render_text(source, verdict), flush=True)
-        worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status])
+            print(text, flush=True)
+
+    totals = Totals()
+    worst = 0
+    try:
+        for source, item, weight in walk_inputs(args.paths):
+            verdict = judge(item, options, args.trace)
+            totals.add(verdict, item)
+            if not args.only_findings or verdict.status != CLEAN or verdict.violations:
+                emit(render_json(source, verdict, args.trace) if args.json else render_text(source, verdict))
+            worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status])
+            if bar is not None:
+                bar.set_postfix_str(f"{totals.records:,} records", refresh=False)
+                bar.update(weight)
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.only_findings or _shows_many(args.paths) or totals.records > 1:
+        # JSON lines stay one object per record on stdout; the summary then goes to stderr.
+        print(totals.render(), file=sys.stderr if args.json else sys.stdout, flush=True)
     return worst
 
 
@@ -153,6 +291,17 @@ def cmd_pack(args) -> int:
 
 
 def cmd_unpack(args) -> int:
+    out = pathlib.Path(args.out_dir)
+    if out.exists() and not out.is_dir():
+        print(f"mjref unpack: --out-dir {out}: exists and is not a directory", file=sys.stderr)
+        return 2
+    if out.is_dir() and not args.force:
+        entries = len(os.listdir(out))
+        if entries:
+            print(f"mjref unpack: --out-dir {out} is not empty ({entries} entr{'ies' if entries != 1 else 'y'}); "
+                  "records would overwrite files of the same name. Use --force to write into it anyway",
+                  file=sys.stderr)
+            return 2
     try:
         count, spans = archive.unpack(args.archive, args.out_dir, fmt=args.format)
     except (OSError, archive.ArchiveError) as err:
@@ -172,11 +321,15 @@ def build_parser() -> argparse.ArgumentParser:
     verify.add_argument("paths", nargs="+", metavar="PATH",
                         help="a textproto or binary record, a directory of them, or an archive")
     verify.add_argument("--json", action="store_true", help="one JSON object per record")
-    verify.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+    verify.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=O.option_pair,
                         help="set a rule option, overriding the record's own (repeatable)")
     verify.add_argument("--trace", action="store_true",
-                        help="also list every decision point: the legal actions and the one taken")
-    verify.set_defaults(func=cmd_verify)
+                        help="also list every decision point: the legal actions, and what each seat declared "
+                             "and whether it took effect")
+    verify.add_argument("--only-findings", action="store_true",
+                        help="print only the records with a finding (violations and notes) or that could not "
+                             "be replayed; the summary still counts every record")
+    verify.set_defaults(func=cmd_verify, parser=verify)
 
     sub.add_parser("rulesets", help="list rulesets with their options and defaults").set_defaults(func=cmd_rulesets)
     sub.add_parser("codes", help="list violation codes with their explanation").set_defaults(func=cmd_codes)
@@ -192,6 +345,8 @@ def build_parser() -> argparse.ArgumentParser:
     unpack.add_argument("archive")
     unpack.add_argument("--out-dir", required=True)
     unpack.add_argument("--format", choices=["textproto", "binary"], default="textproto")
+    unpack.add_argument("--force", action="store_true",
+                        help="write into a non-empty --out-dir (files of the same name are overwritten)")
     unpack.set_defaults(func=cmd_unpack)
 
     from pipelines.audit import add_audit_command  # Beam loads only when the command runs

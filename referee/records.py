@@ -17,24 +17,37 @@ TEXT_SUFFIXES = (".textproto", ".txtpb", ".pbtxt")
 BINARY_SUFFIXES = (".binpb", ".pb")
 
 
+EMPTY = "empty record (no field of GameRecord is set)"
+
+
 class RecordError(ValueError):
     """A record whose bytes or text cannot be read as a GameRecord."""
 
 
+def _not_empty(record: pb.GameRecord) -> pb.GameRecord:
+    # Empty bytes, an empty file or a textproto of comments parse as a GameRecord with nothing in
+    # it; judged, that reads "unknown ruleset ''". Say what it is instead.
+    if not record.game_id and not record.events and not record.ListFields():
+        raise RecordError(EMPTY)
+    return record
+
+
 def parse_binary(data: bytes) -> pb.GameRecord:
+    """A GameRecord from its bytes; RecordError if they are not one, or hold no field at all."""
     record = pb.GameRecord()
     try:
         record.ParseFromString(data)
     except _message.DecodeError as err:
         raise RecordError(f"not a GameRecord: {err or 'protobuf decode error'}") from None
-    return record
+    return _not_empty(record)
 
 
 def parse_text(text: str) -> pb.GameRecord:
     try:
-        return text_format.Parse(text, pb.GameRecord())
+        record = text_format.Parse(text, pb.GameRecord())
     except text_format.ParseError as err:
         raise RecordError(f"textproto: {err}") from None
+    return _not_empty(record)
 
 
 def to_binary(record: pb.GameRecord) -> bytes:

@@ -1,12 +1,15 @@
 """The `mjref` command end to end: every sample's verdict, bad input, listings, exit status."""
+import io
 import json
 import pathlib
 import re
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
+from referee import archive, records
 from referee.cli import main
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -138,9 +141,11 @@ def test_option_from_the_command_line_overrides_the_record(capsys):
     code = main(["verify", "--json", "--option", "hb_multiple_ron=false", str(path)])
     verdict = json.loads(capsys.readouterr().out)
     assert code == 1 and "MULTIPLE_RON" in findings(verdict)[0]
+    # A value no ruleset takes is a usage error before any record is read, not a verdict per record.
     code = main(["verify", "--json", "--option", "hb_multiple_ron=perhaps", str(path)])
-    verdict = json.loads(capsys.readouterr().out)
-    assert code == 2 and "true or false" in verdict["reason"]
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert "usage: mjref verify" in err and "true or false, not 'perhaps'" in err
 
 
 def test_missed_win_rule_option_turns_a_passed_win_into_a_lock(capsys):
@@ -177,3 +182,218 @@ def test_console_script_runs_without_traceback():
                             capture_output=True, text=True, cwd=ROOT)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr + result.stdout
+
+
+# -- issue 8: usage errors, empty inputs, the summary, unpack, the trace -------------------------
+CLAIM_PRIORITY = SAMPLES / "hebei" / "claim_priority.textproto"
+
+
+@pytest.mark.parametrize("command", ["verify", "audit"])
+@pytest.mark.parametrize("pair, message", [
+    ("novalue", "takes KEY=VALUE"),
+    ("=true", "takes KEY=VALUE"),
+])
+def test_a_malformed_option_is_a_usage_error(capsys, tmp_path, command, pair, message):
+    extra = ["--out", str(tmp_path / "out")] if command == "audit" else []
+    with pytest.raises(SystemExit) as exit_:
+        main([command, "--option", pair, *extra, str(CLAIM_PRIORITY)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2
+    assert f"usage: mjref {command}" in err and message in err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("command", ["verify", "audit"])
+@pytest.mark.parametrize("pair, message", [
+    ("hb_multiple_ron=banana", "takes true or false, not 'banana'"),
+    ("no_such_option=1", "unknown rule option 'no_such_option'"),
+])
+def test_an_option_no_ruleset_takes_is_rejected_before_any_work(capsys, tmp_path, command, pair, message):
+    extra = ["--out", str(tmp_path / "out")] if command == "audit" else []
+    code = main([command, "--option", pair, *extra, str(SAMPLES / "archives" / "samples.tfrecord")])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert f"usage: mjref {command}" in err and message in err
+    assert not (tmp_path / "out").exists()  # the audit never started
+
+
+def test_an_option_of_another_ruleset_leaves_the_record_alone(capsys):
+    # hb_* options are Hebei's: a Ningxiang record ignores them rather than failing.
+    path = next((SAMPLES / "ningxiang").glob("clean_*.textproto"))
+    code, [verdict] = run_json(capsys, "--option", "hb_multiple_ron=false", path)
+    assert code == 0 and verdict["status"] == "clean"
+
+
+def test_option_parsing_is_shared_without_an_import_cycle():
+    # The audit's command line must not import the CLI that builds it.
+    code = ("import sys, pipelines.audit; "
+            "assert 'referee.cli' not in sys.modules, 'pipelines.audit imports referee.cli'; print('ok')")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.stdout.strip() == "ok", result.stderr
+
+
+@pytest.mark.parametrize("name, content", [
+    ("empty.tfrecord", b""),
+    ("empty.tfrecord.gz", None),  # a valid gzip stream of nothing
+    ("empty.tfrecord.zst", None),
+])
+def test_an_empty_archive_says_so_and_exits_2(tmp_path, capsys, name, content):
+    path = tmp_path / name
+    if content is None:
+        archive.write_archive(path, [])
+    else:
+        path.write_bytes(content)
+    code = main(["verify", str(path)])
+    out = capsys.readouterr().out
+    assert code == 2
+    assert f"no record in {path}" in out
+    assert "0 records" in out and "1 input with no record" in out
+    code, [verdict] = run_json(capsys, path)
+    assert code == 2 and verdict["status"] == "unreplayable" and verdict["reason"] == f"no record in {path}"
+
+
+@pytest.mark.parametrize("name, content", [
+    ("empty.textproto", b""),
+    ("comments.textproto", b"# nothing but a comment\n\n"),
+    ("empty.binpb", b""),
+    ("defaults.binpb", b"\x08\x00"),  # schema_version 0, written out: still nothing set
+])
+def test_an_empty_record_file_is_an_empty_record(tmp_path, capsys, name, content):
+    path = tmp_path / name
+    path.write_bytes(content)
+    code, [verdict] = run_json(capsys, path)
+    assert code == 2
+    assert "empty record" in verdict["reason"] and "ruleset" not in verdict["reason"]
+
+
+def test_verify_on_an_archive_ends_with_a_summary(capsys):
+    path = SAMPLES / "archives" / "samples.tfrecord"
+    code, verdicts = run_json(capsys, path)
+    statuses = Counter(v["status"] for v in verdicts)
+    by_code = Counter(f["code"] for v in verdicts for f in v["violations"])
+    assert code == 2 and len(verdicts) == 64  # JSON lines stay one object per record ...
+    main(["verify", "--json", str(path)])
+    err = capsys.readouterr().err  # ... and the summary goes to stderr
+    assert err.startswith(f"summary: 64 records: {statuses['clean']} clean")
+    main(["verify", str(path)])
+    out = capsys.readouterr().out
+    summary = out[out.index("summary: "):]
+    assert (f"{statuses['violations']} with violations, {statuses['unreplayable']} unreplayable or unreadable"
+            in summary)
+    for code_, n in by_code.items():
+        assert re.search(rf"^    {code_}( \(note\))? +{n}$", summary, re.M), code_
+    # One record, one file: no summary, the verdict is the whole answer.
+    main(["verify", str(CLAIM_PRIORITY)])
+    assert "summary:" not in capsys.readouterr().out
+
+
+def test_only_findings_prints_only_records_with_a_finding(capsys):
+    path = SAMPLES / "hebei"
+    _, every = run_json(capsys, path)
+    code = main(["verify", "--json", "--only-findings", str(path)])
+    captured = capsys.readouterr()
+    shown = [json.loads(line) for line in captured.out.splitlines()]
+    assert code == 1
+    assert [v["game_id"] for v in shown] == [v["game_id"] for v in every
+                                             if v["status"] != "clean" or v["violations"]]
+    assert any(v["status"] == "clean" and v["violations"] for v in shown)  # a note is a finding
+    assert len(shown) < len(every)
+    assert f"summary: {len(every)} records" in captured.err  # every record is still counted
+
+
+class _Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_a_progress_bar_only_on_a_terminal(capsys, monkeypatch):
+    path = str(SAMPLES / "archives" / "samples.tfrecord")
+    main(["verify", "--only-findings", path])
+    plain = capsys.readouterr()
+    assert "verify:" not in plain.err and "%" not in plain.err  # stderr is not a terminal here
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    assert main(["verify", "--only-findings", path]) == 2
+    assert "verify:" in terminal.getvalue() and "records" in terminal.getvalue()
+    assert capsys.readouterr().out == plain.out  # the bar never mixes into stdout
+
+
+def test_unpack_refuses_a_non_empty_directory_unless_forced(tmp_path, capsys):
+    packed = tmp_path / "a.tfrecord"
+    assert main(["pack", str(SAMPLES / "hebei"), "--out", str(packed)]) == 0
+    out = tmp_path / "out"
+    assert main(["unpack", str(packed), "--out-dir", str(out)]) == 0  # new directory
+    first = sorted(p.name for p in out.iterdir())
+    (out / first[0]).write_text("edited by hand", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["unpack", str(packed), "--out-dir", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "is not empty" in err and "--force" in err
+    assert (out / first[0]).read_text(encoding="utf-8") == "edited by hand"  # nothing overwritten
+    assert main(["unpack", str(packed), "--out-dir", str(out), "--force"]) == 0
+    assert (out / first[0]).read_text(encoding="utf-8") != "edited by hand"
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert main(["unpack", str(packed), "--out-dir", str(empty)]) == 0  # an empty directory is fine
+    assert main(["unpack", str(packed), "--out-dir", str(packed)]) == 2  # a file is not a directory
+
+
+def test_trace_shows_each_claim_at_its_own_event_and_whether_it_took_effect(capsys):
+    main(["verify", "--trace", str(CLAIM_PRIORITY)])
+    out = capsys.readouterr().out
+    # Seat 1's win and seat 3's pon are declared on events 1 and 2 (not under the discard, event 0).
+    assert "event 1 seat 1 claim: declared win on discard 3p, outranked: did not take effect" in out
+    assert "event 2 seat 3 claim: took pon 3p;" in out
+    code, [verdict] = run_json(capsys, "--trace", CLAIM_PRIORITY)
+    claims = [d for d in verdict["decisions"] if d["window"] == "claim"]
+    assert [(d["event_index"], d["seat"], d["taken"], d["effect"]) for d in claims] == [
+        (1, 1, "win on discard 3p", "declared"), (2, 3, "pon 3p", "took effect")]
+    main(["verify", "--trace", str(SAMPLES / "hebei" / "clean_two_winners.textproto")])
+    assert "seat 1 claim: pass (implied: nothing logged)" in capsys.readouterr().out
+
+
+# -- out-of-range enum values are findings; referee bugs are told apart ---------------------------
+def _with(record, kind, field, value):
+    """Set the field on the first event of this kind, or on a new last event of it."""
+    for index, event in enumerate(record.events):
+        if event.WhichOneof("kind") == kind:
+            setattr(getattr(event, kind), field, value)
+            return index
+    event = record.events.add(seat=0)
+    setattr(getattr(event, kind), field, value)
+    return len(record.events) - 1
+
+
+@pytest.mark.parametrize("kind, field, value", [
+    ("win", "kind", 5), ("win", "kind", -1), ("win", "kind", 99), ("kong", "kind", 99),
+    ("discard", "ready", 77), ("indicator", "kind", -5),
+])
+def test_an_unknown_enum_value_is_a_finding_at_its_event(kind, field, value):
+    from referee.verify import verify_record
+
+    record = records.read_record(SAMPLES / "hebei" / "clean_robbed_kong.textproto")
+    index = _with(record, kind, field, value)
+    verdict = verify_record(record, contain_bugs=False)  # it must not raise at all
+    assert verdict.status == "violations", verdict.reason
+    invalid = [v for v in verdict.violations if v.code == "INVALID_VALUE"]
+    assert invalid and invalid[0].event_index == index and str(value) in invalid[0].message
+
+
+def test_a_referee_bug_is_contained_for_the_cli_and_raised_for_the_pipeline(monkeypatch, capsys):
+    from referee import verify
+
+    def broken(record, rules, trace=False):
+        return {}["no such key"]
+
+    monkeypatch.setattr(verify, "referee", broken)
+    record = records.read_record(CLAIM_PRIORITY)
+    verdict = verify.verify_record(record)
+    assert verdict.status == "unreplayable"
+    assert verdict.reason.startswith(verify.INTERNAL_ERROR + ": KeyError: 'no such key' at test_cli.py:")
+    assert verdict.reason.endswith(" in broken")
+    with pytest.raises(KeyError):
+        verify.verify_record(record, contain_bugs=False)
+    with pytest.raises(KeyError):
+        verify.verify_bytes(records.to_binary(record), contain_bugs=False)
+    assert main(["verify", str(CLAIM_PRIORITY)]) == 2
+    assert "UNREPLAYABLE: internal referee error (please report): KeyError" in capsys.readouterr().out

@@ -143,7 +143,8 @@ def test_every_kind_of_damage_is_one_error_row(in_process, inputs):
     assert "referee_exception" not in by_stage
     games = {g["game_id"] for g in read_table(str(out), "games").to_pylist()}
     assert dmg.smashed_game not in games and dmg.bad_ruleset_game not in games
-    assert manifest["errors"]["by_stage"] == {"framing": 4, "decode": 1, "replay": 1, "referee_exception": 0}
+    assert manifest["errors"]["by_stage"] == {"framing": 4, "decode": 1, "replay": 1, "referee_exception": 0,
+                                              "write": 0}
     assert manifest["corrupt"]["spans"] == 4 == manifest["records_in"]["corrupt_spans"]
     assert manifest["corrupt"]["bytes"] == sum(s.length for s in spans) + os.path.getsize(
         inputs["dir"] / "cut.tfrecord.gz")
@@ -265,16 +266,18 @@ def test_cli_exits_nonzero_when_a_record_goes_missing(inputs, tmp_path):
 def test_a_referee_bug_is_an_error_row_not_a_crash(inputs, monkeypatch, tmp_path):
     from pipelines import judge
 
-    def buggy(record, overrides=None, trace=False):
+    def buggy(record, overrides=None, trace=False, contain_bugs=True):
+        assert contain_bugs is False  # the pipeline wants referee bugs raised, not contained
         if record.game_id == "syn-11-000007":
             raise ZeroDivisionError("boom")
-        return verify_record(record, overrides, trace)
+        return verify_record(record, overrides, trace, contain_bugs)
 
     monkeypatch.setattr(judge, "verify_record", buggy)  # the in-process runner shares this module
     manifest = J.run_audit(J.AuditConfig(inputs=inputs["paths"][:1], out=str(tmp_path / "bug")))
     assert manifest["reconciliation"]["ok"] and manifest["errors"]["by_stage"]["referee_exception"] == 1
     [row] = [e for e in read_table(str(tmp_path / "bug"), "errors").to_pylist() if e["stage"] == "referee_exception"]
     assert row["reason"].startswith("ZeroDivisionError('boom') at test_pipeline.py:")
+    assert row["reason"].endswith(" in buggy") and row["game_id"] == "syn-11-000007"
     games = read_table(str(tmp_path / "bug"), "games").to_pylist()
     assert "syn-11-000007" not in {g["game_id"] for g in games}
     violations = read_table(str(tmp_path / "bug"), "settlements").to_pylist()
@@ -376,7 +379,7 @@ def test_cli_passes_beam_flags_through_and_reports_bad_input(tmp_path, capsys):
         ["audit", "a.tfrecord", "b.tfrecord", "--runner", "PortableRunner", "--out", "o", "--job_endpoint=h:1",
          "--direct_num_workers", "2", "--option", "hb_cap=0", "--decisions", "--save_main_session"])
     assert args.inputs == ["a.tfrecord", "b.tfrecord"] and args.out == "o" and args.decisions
-    assert args.option == ["hb_cap=0"]
+    assert args.option == [("hb_cap", "0")]
     assert args.beam_args == ["--runner=PortableRunner", "--job_endpoint=h:1", "--direct_num_workers=2",
                               "--save_main_session"]
     assert cli_main(["audit", str(tmp_path / "missing.tfrecord"), "--out", str(tmp_path / "o")]) == 2
@@ -412,3 +415,103 @@ def test_inputs_name_files_directories_and_globs_each_once(inputs, tmp_path):
                          (tmp_path, "no archive files")):
         with pytest.raises(InputError, match=message):
             list_archives([str(bad)])
+
+
+# -- issue 8: one record never fails the job ----------------------------------------------------
+def crafted_records() -> dict[str, "records.GameRecord"]:
+    """Records whose rows cannot all be written, or that once made the referee raise."""
+    out = {}
+    r = synthetic.build_record("crafted-304-payments", "self_draw_win", seed=3)
+    del r.claimed.payments[:]
+    r.claimed.payments.extend(range(-152, 152))  # 304 seats' payments: seat 128 does not fit int8
+    out["304 payments"] = r
+    r = synthetic.build_record("crafted-players", "discard_win", seed=4)
+    for i in range(200):
+        r.players.add(player_id=f"p{i}")
+    out["204 players"] = r  # unreplayable: a replay error row, never 204 settlement rows
+    r = synthetic.build_record("crafted-" + "x" * 70_000, "draw", seed=5)  # a game id over the string limit
+    out["long game id"] = r
+    r = synthetic.build_record("crafted-multiplier", "self_draw_win", seed=6)
+    r.ruleset.options["hb_room_multiplier"] = str(10 ** 20)  # amounts past int64
+    r.ruleset.options["hb_cap"] = "0"
+    out["int64 overflow"] = r
+    for value in (5, -1, 99):
+        r = synthetic.build_record(f"crafted-win-kind-{value}", "self_draw_win", seed=7)
+        next(e for e in r.events if e.HasField("win")).win.kind = value
+        out[f"win kind {value}"] = r
+    return out
+
+
+def test_records_that_do_not_fit_the_tables_are_error_rows_and_the_rest_is_written(tmp_path):
+    crafted = crafted_records()
+    good = synthetic.payloads(44, seed=21)
+    payloads = good[:20] + [records.to_binary(r) for r in crafted.values()] + good[20:]
+    path = tmp_path / "crafted.tfrecord"
+    archive.write_archive(path, payloads)
+    out = tmp_path / "out"
+    manifest = J.run_audit(J.AuditConfig(inputs=[str(path)], out=str(out), decisions=True))
+    assert manifest["reconciliation"]["ok"], manifest["reconciliation"]
+    assert manifest["records_in"]["total"] == 44 + len(crafted)
+    errors = {e["game_id"][:40]: e for e in read_table(str(out), "errors").to_pylist()}
+    write = {k: e for k, e in errors.items() if e["stage"] == "write"}
+    assert set(write) == {"crafted-304-payments", "crafted-" + "x" * 32, "crafted-multiplier"}
+    assert write["crafted-304-payments"]["reason"].startswith("settlements.seat (row 129 of 304): 128 does not fit int8")
+    assert errors["crafted-players"]["stage"] == "replay" and "204 players" in errors["crafted-players"]["reason"]
+    assert "over the 65,536-byte limit" in write["crafted-" + "x" * 32]["reason"]
+    assert "does not fit int64" in write["crafted-multiplier"]["reason"]
+    assert len(write["crafted-" + "x" * 32]["game_id"].encode()) <= 65_536  # the error row itself is cut to fit
+    assert manifest["errors"]["by_stage"]["write"] == 3 and manifest["errors"]["by_stage"]["referee_exception"] == 0
+    # The out-of-range enum values are findings at their event, with every table written.
+    games = {g["game_id"]: g for g in read_table(str(out), "games").to_pylist()}
+    assert len(games) == 44 + 3
+    violations = read_table(str(out), "violations").to_pylist()
+    for value in (5, -1, 99):
+        gid = f"crafted-win-kind-{value}"
+        assert games[gid]["status"] == "violations"
+        [v] = [v for v in violations if v["game_id"] == gid]
+        assert v["code"] == "INVALID_VALUE" and v["event_index"] is not None and str(value) in v["message"]
+    settlements = read_table(str(out), "settlements").to_pylist()
+    assert len(settlements) == 4 * len(games)
+    decisions = read_table(str(out), "decisions")
+    assert set(decisions.column("effect").to_pylist()) <= {"took effect", "declared", "implied"}
+
+
+def test_every_row_the_validator_passes_converts_and_every_error_row_fits():
+    from pipelines.schemas import ERRORS
+    from pipelines.tables import to_batch
+    from pipelines.validate import RowValidator
+
+    long = "长" * 30_000  # 90,000 bytes of UTF-8
+    row = R.error_row("f" * 100_000, 1, 2, "write", long + "\ud800", game_id=long)
+    assert RowValidator("errors", ERRORS).first_problem([row]) is None
+    assert to_batch([row], ERRORS).num_rows == 1
+    assert row["reason"].endswith("bytes in all]") and len(row["reason"].encode()) <= 65_536
+
+
+def test_one_record_with_more_rows_than_a_chunk_is_split_into_batches():
+    from apache_beam.utils.windowed_value import WindowedValue
+
+    from pipelines.schemas import ERRORS
+    from pipelines.tables import RowsToTables
+
+    rows = [R.error_row("f", i, 1, "framing", f"r{i}") for i in range(10)]
+    fn = RowsToTables(ERRORS, batch_rows=100, chunk_rows=3)
+    fn.start_bundle()
+    assert list(fn.process(rows)) == []
+    [table] = [w.value for w in fn.finish_bundle() if isinstance(w, WindowedValue)]
+    assert [b.num_rows for b in table.to_batches()] == [3, 3, 3, 1] and table.to_pylist() == rows
+
+
+def test_an_empty_archive_writes_a_manifest_and_exits_2(tmp_path):
+    empty = tmp_path / "empty.tfrecord"
+    empty.write_bytes(b"")
+    out = tmp_path / "out"
+    proc = subprocess.run([MJREF, "audit", str(empty), "--out", str(out)], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    assert f"no record in {empty}" in proc.stderr and f"no record in {empty}" in proc.stdout
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["records_in"]["total"] == 0 and manifest["reconciliation"]["ok"]
+    assert manifest["inputs"]["empty"] == [str(empty)] and manifest["inputs"]["files"][0]["records_in"] == 0
+    for name in ("games", "violations", "settlements", "errors"):
+        assert len(list_table_files(str(out), name)) == 1  # an empty table, not a missing path
