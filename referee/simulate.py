@@ -22,6 +22,7 @@ from referee import archive, records, shapes
 from referee import tiles as T
 from referee.builder import fill_claim
 from referee.proto import record_pb2 as pb
+from referee.options import option_pair, to_dict
 from referee.outcome import Outcome
 from referee.referee import Claim, DrawDue, Ended, Replay, Rob, Turn
 from referee.rules import RULESETS, Ruleset, RulesetError, get_ruleset
@@ -474,19 +475,9 @@ def write_textproto_dir(out: pathlib.Path, recs) -> int:
     return count
 
 
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    options = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep or not key.strip():
-            raise RulesetError(f"--option takes KEY=VALUE, not {pair!r}")
-        options[key.strip()] = value.strip()
-    return options
-
-
 def cmd_simulate(args) -> int:
     try:
-        options = parse_options(args.option)
+        options = to_dict(args.option)
         get_ruleset(args.ruleset, options)
     except RulesetError as err:
         print(f"mjref simulate: {err}", file=sys.stderr)
@@ -520,7 +511,7 @@ def add_simulate_command(sub) -> None:
                      help="archive path (.tfrecord, .tfrecord.gz, .tfrecord.zst) or, with --format "
                           "textproto, a directory")
     sim.add_argument("--format", choices=["tfrecord", "textproto"], default="tfrecord")
-    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+    sim.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=option_pair,
                      help="a rule option, written into every record (repeatable)")
     sim.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     sim.set_defaults(func=cmd_simulate)

@@ -15,6 +15,7 @@ import sys
 
 from referee import records
 from referee.proto import record_pb2 as pb
+from referee.options import option_pair
 from referee.render.html import UNREADABLE, render_hand, render_unreadable
 from referee.timeline import timeline
 from referee.verdict import CLEAN, UNREPLAYABLE, VIOLATIONS, Verdict
@@ -120,14 +121,12 @@ def default_out(source: str, record: pb.GameRecord | None) -> pathlib.Path:
 
 
 def cmd_view(args) -> int:
-    from referee.cli import parse_options
-    from referee.rules import RulesetError, check_overrides
+    from referee import options as O
 
-    overrides = parse_options(args.option)
-    try:
-        check_overrides(overrides)
-    except RulesetError as err:
-        print(f"mjref view: {err}", file=sys.stderr)
+    overrides = O.to_dict(args.option)
+    problem = O.check(overrides)
+    if problem:
+        print(f"mjref view: {problem}", file=sys.stderr)
         return 2
     record = None
     try:
@@ -162,6 +161,6 @@ def add_view_command(sub) -> None:
     which.add_argument("--offset", type=int, metavar="N",
                        help="in an archive: the record whose frame starts at this byte offset (as in the audit tables)")
     view.add_argument("--out", metavar="FILE.html", help="where to write the page (default: GAME_ID.html here)")
-    view.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+    view.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", type=option_pair,
                       help="set a rule option, overriding the record's own (repeatable)")
     view.set_defaults(func=cmd_view)
