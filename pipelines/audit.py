@@ -74,6 +74,9 @@ def add_audit_command(sub) -> None:
     audit.add_argument("--progress-seconds", type=float, default=10.0, help=argparse.SUPPRESS)
     audit.add_argument("--test-drop-game", default=None, help=argparse.SUPPRESS)  # test hook, see job.AuditConfig
     audit.set_defaults(func=cmd_audit, beam_args=[], parser=audit)
+    from pipelines.report import add_report_flag
+
+    add_report_flag(audit)
 
     parse_known_args = audit.parse_known_args
 
@@ -142,4 +145,6 @@ def cmd_audit(args) -> int:
     empty = manifest["inputs"]["empty"]
     for path in empty:
         print(f"mjref audit: no record in {path}", file=sys.stderr)
-    return 2 if empty else 0
+    from pipelines.report import report_after_audit
+
+    return report_after_audit(args, manifest) or (2 if empty else 0)
