@@ -13,6 +13,7 @@ import pathlib
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Iterator
 
 from referee import archive, records
@@ -349,17 +350,17 @@ def build_parser() -> argparse.ArgumentParser:
                         help="write into a non-empty --out-dir (files of the same name are overwritten)")
     unpack.set_defaults(func=cmd_unpack)
 
-    from pipelines.audit import add_audit_command  # Beam loads only when the command runs
-    from pipelines.report import add_report_command
     from referee.faults import add_inject_command
     from referee.render.command import add_view_command
     from referee.simulate import add_simulate_command
 
     add_simulate_command(sub)
     add_inject_command(sub)
-    add_audit_command(sub)
     add_view_command(sub)
-    add_report_command(sub)
+    # The pipelines' commands (audit, report) register themselves as entry points (pyproject.toml),
+    # so the referee package never imports the pipelines; Beam loads only when `audit` runs.
+    for command in sorted(entry_points(group="mjref.commands"), key=lambda ep: ep.name):
+        command.load()(sub)
     return parser
 
 
