@@ -258,6 +258,7 @@ def cmd_verify(args) -> int:
                 bar.update(weight)
     finally:
         if bar is not None:
+            bar.refresh()  # the last state, however fast the run (tqdm redraws at most every 0.1 s)
             bar.close()
     if args.only_findings or _shows_many(args.paths) or totals.records > 1:
         # JSON lines stay one object per record on stdout; the summary then goes to stderr.
