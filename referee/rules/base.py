@@ -77,7 +77,8 @@ class Ruleset:
     wilds = NoWilds()
     ready = NoReady()
     missed_win = NoMissedWinRule()
-    after_hand: tuple = ()  # parts that act when the hand is over (birds, horses)
+    before_play: tuple = ()  # parts that act at the deal, beside the wildcards (horses set aside, 买马)
+    after_hand: tuple = ()  # parts that act when the hand is over (birds)
 
     def __init__(self, values: Mapping[str, str] | None = None):
         known = {o.name: o for o in self.options}
@@ -88,7 +89,8 @@ class Ruleset:
             self.values[key] = known[key].parse(text)
         self.kind_set = frozenset(self.tile_kinds)
         self.configure()
-        self.declarations = {kind: part.on_event for part in (self.wilds, self.ready) for kind in part.events}
+        self.declarations = {kind: part.on_event for part in (self.wilds, self.ready, *self.before_play)
+                             for kind in part.events}
         self.declarations.update(self.own_declarations())
 
     def __getitem__(self, option: str):
