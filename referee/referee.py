@@ -433,6 +433,12 @@ class Replay:
         """Take one seat's declaration in the window; False when the event closes the window."""
         if event.seat == phase.discarder:
             return False
+        if kind == "win" and event.win.kind == pb.ROB_KONG and applies_to("ROB_NOT_ROBBABLE", self.rules.name):
+            konger = next((s for s, (a, _) in phase.declared.items() if a.kind == A.KONG_EXPOSED), None)
+            if konger is not None:  # the 明杠 just declared on the discard is what it would rob
+                self.flag("ROB_NOT_ROBBABLE", event.seat, f"seat {event.seat} declared 抢杠胡 on seat {konger}'s 明杠 "
+                          f"{T.label(phase.tile)} on a discard; only a "
+                          f"{'/'.join(KONG_LABELS[k] for k in self.rules.robbable_kongs)} can be robbed", fatal=True)
         action = self.claim_action(kind, event, phase.tile)
         if action is None:
             return False

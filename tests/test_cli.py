@@ -65,6 +65,21 @@ def test_ningxiang_samples_cover_every_ningxiang_code():
     assert {c.code for c in CODES.values() if c.variants == "ningxiang"} - seen == set()
 
 
+def test_guangdong_tdh_samples_cover_every_tdh_code_and_ending():
+    from referee.codes import CODES, applies_to
+
+    seen, clean = set(), set()
+    for path in (SAMPLES / "guangdong_tdh").glob("*.textproto"):
+        status, expected = expectations(path)
+        seen.update(e.split("@")[0] for e in expected)
+        if status == "clean":
+            clean.add(path.stem)
+    assert {c.code for c in CODES.values() if c.variants != "all" and applies_to(c.code, "guangdong_tdh")} - seen \
+        == set()
+    assert {"clean_self_draw", "clean_discard_win", "clean_robbed_kong", "clean_kong_replacement_win",
+            "clean_exhaustive_draw", "clean_two_winners"} <= clean
+
+
 def test_samples_are_regenerated_byte_for_byte(tmp_path):
     sys.path.insert(0, str(SAMPLES))
     try:
@@ -75,7 +90,7 @@ def test_samples_are_regenerated_byte_for_byte(tmp_path):
     fresh = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.textproto"))
     for path in fresh:
         assert (tmp_path / path).read_bytes() == (SAMPLES / path).read_bytes(), path
-    checked_in = sorted(p.relative_to(SAMPLES) for ruleset in ("hebei", "ningxiang")
+    checked_in = sorted(p.relative_to(SAMPLES) for ruleset in ("hebei", "ningxiang", "guangdong_tdh")
                         for p in (SAMPLES / ruleset).glob("*.textproto"))
     assert fresh == checked_in
 
