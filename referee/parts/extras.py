@@ -138,6 +138,7 @@ class Horses:
             replay.flag(self.code, seat, f"seat {seat} was given {len(logged)} horses; the room gives "
                         f"{self.per_seat} each")
         wall, indexes = table.wall, list(event.horses.wall_index)
+        shift = self.shift(replay)
         tiles = []
         for k, tile in enumerate(logged):
             if wall.remaining <= 0:
@@ -148,9 +149,9 @@ class Horses:
                 replay.count_unlogged(seat, tile)
                 tiles.append(tile)
                 continue
-            if k < len(indexes) and indexes[k] != wall.back:
+            if k < len(indexes) and indexes[k] != wall.back + shift:
                 replay.flag(self.code, seat, f"horse {T.label(tile)} is logged at wall[{indexes[k]}]; horses come "
-                            f"from the back of the wall, wall[{wall.back}] here")
+                            f"from the back of the wall, wall[{wall.back + shift}] here")
             elif expected != tile:
                 replay.flag(self.code, seat, f"horse logged as {T.label(tile)} where the wall holds "
                             f"{T.label(expected)}")
@@ -170,10 +171,16 @@ class Horses:
         seat = next((s for s in ((table.dealer + k) % 4 for k in range(4)) if s not in outcome.horses), None)
         if seat is None or not self.per_seat:
             return None
-        wall = table.wall
+        wall, shift = table.wall, self.shift(replay)
         indexes = [wall.back - 1 - k for k in range(self.per_seat)]
         return pb.Event(seat=seat, horses=pb.HorseSetAside(tiles=[T.to_proto(wall.tiles[i]) for i in indexes],
-                                                           wall_index=indexes))
+                                                           wall_index=[i + shift for i in indexes]))
+
+    @staticmethod
+    def shift(replay) -> int:
+        """Tiles taken out of the wall list before the back (an indicator that leaves play): a
+        position at the back is that much further on in GameRecord.wall."""
+        return len(replay.record.wall) - len(replay.table.wall.tiles) if replay.record.wall else 0
 
     def at_finish(self, replay) -> None:
         if not self.per_seat:

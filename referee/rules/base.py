@@ -113,6 +113,11 @@ class Ruleset:
         """
         return None
 
+    def discard_win_issue(self, win: WinInfo) -> tuple[str, str] | None:
+        """(code, detail) if the rule book forbids this hand (the discard added, WinInfo of kind
+        RON) to win on a discard, whatever its shape (推倒胡: a hand that scores only 鸡胡)."""
+        return None
+
     def ready_conditions(self, view, seat: int, action, hand: tuple[int, ...], melds) -> tuple[str, str] | None:
         """Conditions on a ready declaration beyond a ready hand (e.g. 哈尔滨's 开门, 幺九, 刻)."""
         return None

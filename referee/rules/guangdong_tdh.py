@@ -72,7 +72,7 @@ class GuangdongTDH(Ruleset):
                "(§A' \"可选有鬼或者没有鬼、白板做鬼、翻鬼\")", "TDH.1", choices=("flipped", "white", "none")),
         Option("tdh_north_ghost_is_fa", False, "flipping 北 makes 发财 the ghost (the literal \"跳过红中\"), not 红中",
                "TDH-A2"),
-        Option("tdh_indicator_leaves_play", False, "the flipped indicator leaves play (it stays in the wall)",
+        Option("tdh_indicator_leaves_play", False, "the flipped indicator leaves play (else it stays in the wall as a normal tile)",
                "TDH-A3"),
         Option("tdh_wilds_in_melds", False, "a 鬼 may be used in a 碰/杠 (four 鬼 make a kong)", "TDH-A4"),
         Option("tdh_pass_rule", "none", "漏胡: none, or the 鸡平胡 rule (no win on that tile kind until the seat "
@@ -149,23 +149,24 @@ class GuangdongTDH(Ruleset):
             return "WILD_DISCARDED", f"seat {seat} discarded {T.label(tile)}, a 鬼牌 (\"赖子牌不能打出\")"
         if kind in MELD_CALLS and tile in view.wilds and not self["tdh_wilds_in_melds"]:
             return "WILD_IN_MELD", f"seat {seat} used the 鬼 {T.label(tile)} in a {A.Action(kind, tile)}"
-        if kind == A.RON and self.only_jihu(view, seat, tile):
-            what = "杠上炮 " if view.kong_discard else ""
-            return "JIHU_ON_DISCARD", (f"seat {seat}'s hand on the {what}discard {T.label(tile)} scores only 鸡胡, "
-                                       f"which wins by 自摸 or 抢杠胡 only")
+        if kind == A.RON:
+            s = view.seats[seat]
+            hand = list(s.hand)
+            hand[tile] += 1
+            return self.discard_win_issue(WinInfo(seat, A.RON, tile, None, hand, list(s.melds), 0,
+                                                  after_kong_discard=view.kong_discard, wilds=view.wilds,
+                                                  room=view.room(seat)))
         return None
 
-    def only_jihu(self, view, seat: int, tile: int) -> bool:
-        """Would this win on a discard score no 番型 but 鸡胡 (TDH.5; 杠上炮 alone does not count, TDH-A7)?"""
-        s = view.seats[seat]
-        hand = list(s.hand)
-        hand[tile] += 1
-        win = WinInfo(seat, A.RON, tile, None, hand, list(s.melds), 0, after_kong_discard=view.kong_discard,
-                      wilds=view.wilds, room=view.room(seat))
-        _view, scored = best_reading(self.patterns, self.readings(win, HandContext(view.dealer, view.indicator)))
-        counted = [p for p in scored if p.kind == ADD and p.name != JIHU
-                   and (p.name != "杠上炮" or self["tdh_gangshang_pao_qualifies"])]
-        return not counted
+    def discard_win_issue(self, win: WinInfo):
+        """TDH.5: a win on a discard must score a 番型 besides 鸡胡; 杠上炮 alone does not count (TDH-A7)."""
+        _view, scored = best_reading(self.patterns, self.readings(win, HandContext(0)))
+        if any(p.kind == ADD and p.name != JIHU and (p.name != "杠上炮" or self["tdh_gangshang_pao_qualifies"])
+               for p in scored):
+            return None
+        what = "杠上炮 " if win.after_kong_discard else ""
+        return "JIHU_ON_DISCARD", (f"seat {win.seat}'s hand on the {what}discard {T.label(win.tile)} scores only 鸡胡, "
+                                   f"which wins by 自摸 or 抢杠胡 only")
 
     def instant_hands(self, view, hand, melds, opening) -> tuple[str, ...]:
         """TDH-A13: four 鬼 in hand win at once only where the room says so."""
