@@ -123,6 +123,8 @@ class Analysis:
         self.outcome: Outcome = replay.outcome
         self.events = record.events
         self.legality = replay.legality  # the hand's shape questions, under its wildcards
+        # Wall positions of flipped indicators that stay in the wall (a draw there is logged twice).
+        self.flipped = {e.indicator.wall_index for e in record.events if e.WhichOneof("kind") == "indicator"}
         self.wilds = replay.table.wilds
         self.after_hand_tiles = sum(len(part.due(replay)) for part in rules.after_hand)  # birds
 
@@ -262,11 +264,14 @@ class Context:
         return record
 
     def rigged_wall(self, m: Moment, tile: int) -> list[int] | None:
-        """The wall with `tile` moved under the next normal draw (from a later undrawn place)."""
+        """The wall with `tile` moved under the next normal draw (from a later undrawn place); None
+        when no copy is left, or when that draw takes a flipped indicator (logged at the flip too)."""
         wall = list(self.clean.wall)
         code = T.to_proto(tile)
         if wall[m.front] == code:
             return wall
+        if m.front in self.analysis.flipped:
+            return None
         spots = [q for q in range(m.front + 1, m.back) if wall[q] == code]
         if not spots:
             return None
@@ -290,6 +295,8 @@ class Context:
         for k in a.normal_draws():
             m, seat = a.moments[k], a.events[k].seat
             undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]} - set(self.analysis.wilds)
+            if m.front in a.flipped:  # that draw takes a flipped indicator: no other tile can be put there
+                undrawn &= {T.from_proto(self.clean.wall[m.front])}
             for tile in sorted(undrawn):
                 if any(m.auto[s] and self.can_win(m, s, tile) for s in range(4)):
                     continue  # a seat in 托管 would have to win on it
@@ -306,6 +313,8 @@ class Context:
         forged = [Legal(pb.Event(seat=seat, draw=pb.Draw(tile=code))),
                   Legal(pb.Event(seat=seat, discard=pb.Discard(tile=code)))]
         wall = self.rigged_wall(self.analysis.moments[k], tile)
+        if wall is None:
+            raise NoPlace  # the draw takes the flipped indicator
         record = self.play_on(k, forged + declarations, wall=wall, options=options, then=then, finish=finish)
         return record, k + 2
 
@@ -386,8 +395,7 @@ def tampered_draw(ctx: Context) -> Injected | None:
     if not ctx.clean.wall:
         return None
     a = ctx.analysis
-    flipped = {e.indicator.wall_index for e in a.events if e.WhichOneof("kind") == "indicator"}
-    index = ctx.pick(i for i in a.normal_draws() if a.moments[i].front not in flipped)  # a flipped tile is logged twice
+    index = ctx.pick(i for i in a.normal_draws() if a.moments[i].front not in a.flipped)  # logged at the flip too
     if index is None:
         return None
     record = ctx.copy()

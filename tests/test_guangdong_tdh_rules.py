@@ -268,6 +268,25 @@ def test_ghost_readings_take_the_best_kind():
     assert names_ == {"清一色": 16, "豪华七对": 32, "自摸": 2} and amount == 96
 
 
+def test_haidi_self_draw_only_and_its_option():
+    # TDH-A14: 海底捞月 is "摸到牌墙中的最后一张牌"; on the last discard it counts only with the option.
+    assert score("111m999p888sEEENN", kind=A.RON, last_discard=True)[1] == {"碰碰胡": 8, "硬胡": 2}
+    amount, names_ = score("111m999p888sEEENN", kind=A.RON, last_discard=True,
+                           options={"tdh_haidi_self_draw_only": False})
+    assert names_ == {"碰碰胡": 8, "海底捞月": 8, "硬胡": 2} and amount == 32
+
+
+def test_simulated_hands_under_other_options_verify_clean():
+    from referee.simulate import simulate
+
+    for options in ({"tdh_ghost": "white", "tdh_horses": "1", "tdh_horse_anchor": "dealer"},
+                    {"tdh_indicator_leaves_play": "true", "tdh_horses_limit_room": "true", "tdh_base": "5"},
+                    {"tdh_pass_rule": "jph_same_tile", "tdh_wilds_in_melds": "true", "tdh_ghost": "none"}):
+        for record in simulate(TDH, 12, seed=3, options=options):
+            verdict = verify_record(record)
+            assert verdict.status == CLEAN, (options, [(v.code, v.event_index) for v in verdict.errors])
+
+
 def test_hunyaojiu_needs_both_option():
     assert score("111m999m999pEEE11p")[1].get("混幺九") == 32
     honors = "EEESSSWWWNNNCC"
