@@ -11,6 +11,7 @@ play share the winner's (or a loser's) result, counted from the winner (the disc
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cached_property
 from itertools import combinations_with_replacement
 
 from referee import actions as A
@@ -44,11 +45,11 @@ class Reading(HandView):
         super().__init__(win, shape, decomposition, context)
         self.tiles = tiles
 
-    @property
+    @cached_property
     def suits(self) -> set[int]:
         return {T.suit_of(t) for t in range(27) if self.tiles[t]}
 
-    @property
+    @cached_property
     def has_honors(self) -> bool:
         return any(self.tiles[t] for t in T.HONORS)
 
@@ -160,6 +161,8 @@ class GuangdongTDH(Ruleset):
 
     def discard_win_issue(self, win: WinInfo):
         """TDH.5: a win on a discard must score a 番型 besides 鸡胡; 杠上炮 alone does not count (TDH-A7)."""
+        if not win.melds and shapes.is_seven_pairs(*self.split_wilds(win.hand, win.wilds), room=win.room):
+            return None  # 七对 (16) is such a 番型, and checking it first spares placing the 鬼 in every pair
         _view, scored = best_reading(self.patterns, self.readings(win, HandContext(0)))
         if any(p.kind == ADD and p.name != JIHU and (p.name != "杠上炮" or self["tdh_gangshang_pao_qualifies"])
                for p in scored):
