@@ -19,7 +19,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=20)
     args = parser.parse_args()
-    paths = sorted(p for d in ("hebei", "ningxiang") for p in (ROOT / "samples" / d).glob("*.textproto"))
+    paths = sorted(p for d in ("hebei", "ningxiang", "guangdong_tdh")
+                   for p in (ROOT / "samples" / d).glob("*.textproto"))
     loaded = [records.read_record(p) for p in paths]
     events = sum(len(r.events) for r in loaded)
     start = time.perf_counter()

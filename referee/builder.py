@@ -41,6 +41,8 @@ class HandBuilder:
         self.seed = seed
         self.hands: list[list[int]] | None = None
         self.indicator: int | None = None  # flipped to the back of the wall
+        self.front_flip: tuple[int, int] | None = None  # (front draw position, tile) of an indicator at the front
+        self.set_aside: list[int] = []  # horse tiles, from the very back of the wall
         self.last_tiles: list[int] = []
         self.front_draws: list[int] = []
         self.back_draws: list[int] = []
@@ -56,6 +58,10 @@ class HandBuilder:
 
     def draw(self, seat: int, tile, replacement: bool = False) -> "HandBuilder":
         t = _tiles(tile)[0]
+        if not replacement and self.front_flip is not None and self.front_flip[0] == len(self.front_draws) \
+                and t != self.front_flip[1]:
+            raise ValueError(f"the indicator {T.label(self.front_flip[1])} was flipped at the front of the wall: "
+                             f"the next draw takes it, not {T.label(t)}")
         (self.back_draws if replacement else self.front_draws).append(t)
         self._event(seat).draw.CopyFrom(pb.Draw(tile=T.to_proto(t), replacement=replacement))
         return self
@@ -88,11 +94,32 @@ class HandBuilder:
         getattr(self._event(seat), "pass").SetInParent()  # `pass` is a Python keyword
         return self
 
-    def flip_indicator(self, tile) -> "HandBuilder":
-        """The 正王 (or another indicator) flip: the builder puts the tile at the back of the wall."""
-        self.indicator = _tiles(tile)[0]
+    def flip_indicator(self, tile, wilds=None) -> "HandBuilder":
+        """The indicator flip (正王, 鬼), where the ruleset's part flips it: the back of the wall, or
+        the first undrawn tile after the deal (then the next normal draw takes it). `wilds`: the
+        wild kinds the platform logs with it (default: the rule's own, where the part logs them)."""
+        part = self.rules.wilds
+        t = _tiles(tile)[0]
+        if getattr(part, "position", "back") == "front":
+            self.front_flip = (len(self.front_draws), t)
+            index = DEALT + len(self.front_draws)
+        else:
+            self.indicator = t
+            index = self.rules.wall_size - 1 - len(self.set_aside)
+        if wilds is None:
+            wilds = sorted(part.wilds_of(t)) if getattr(part, "logs_wilds", False) else []
         self._event(self.record.dealer).indicator.CopyFrom(
-            pb.IndicatorFlip(kind=pb.KING, tile=T.to_proto(self.indicator), wall_index=self.rules.wall_size - 1))
+            pb.IndicatorFlip(kind=getattr(part, "kind", pb.KING), tile=T.to_proto(t), wall_index=index,
+                             wilds=[T.to_proto(w) for w in _tiles(wilds)]))
+        return self
+
+    def horses(self, seat: int, tiles) -> "HandBuilder":
+        """买马: the seat's horse tiles, set aside from the very back of the wall before play."""
+        shown = _tiles(tiles)
+        first = self.rules.wall_size - 1 - len(self.set_aside)
+        self.set_aside.extend(shown)
+        self._event(seat).horses.CopyFrom(pb.HorseSetAside(tiles=[T.to_proto(t) for t in shown],
+                                                           wall_index=[first - k for k in range(len(shown))]))
         return self
 
     def baoting(self, seat: int) -> "HandBuilder":
@@ -141,10 +168,12 @@ class HandBuilder:
         """
         wall = Wall([0] * (self.rules.wall_size - DEALT))
         wall.front, wall.replacements = len(self.front_draws), len(self.back_draws)
-        wall.back -= len(self.back_draws) + (self.indicator is not None)
+        wall.back -= len(self.back_draws) + (self.indicator is not None) + len(self.set_aside)
         rest = iter(self.rest_tiles())
+        pending = self._pending_flip()
         while self.rules.live_tiles(wall) > leave:
-            self.draw_discard(seat, next(rest))
+            self.draw_discard(seat, pending[0] if pending else next(rest))
+            pending = []
             wall.front += 1
             seat = (seat + 1) % 4
         self.next_seat = seat
@@ -156,13 +185,20 @@ class HandBuilder:
         return self
 
     def _tail(self) -> list[int]:
-        """The back of the wall: replacements (the first one last), then the flipped indicator."""
-        return self.back_draws[::-1] + ([self.indicator] if self.indicator is not None else [])
+        """The back of the wall: replacements (the first one last), then the flipped indicator,
+        then the horses (the first one last)."""
+        return self.back_draws[::-1] + ([self.indicator] if self.indicator is not None else []) + self.set_aside[::-1]
+
+    def _pending_flip(self) -> list[int]:
+        """The indicator flipped at the front, if no draw has taken it yet."""
+        if self.front_flip is not None and self.front_flip[0] == len(self.front_draws):
+            return [self.front_flip[1]]
+        return []
 
     def rest_tiles(self) -> list[int]:
         """The tiles the script has not placed yet, in the order the wall will hold them:
         the rest of the set in seed order, then the pinned last tiles not yet drawn."""
-        front, tail = self._deal_order() + self.front_draws, self._tail()
+        front, tail = self._deal_order() + self.front_draws + self._pending_flip(), self._tail()
         live_end = self.rules.wall_size - len(tail)
         overlap = max(0, len(front) - (live_end - len(self.last_tiles)))
         pinned = self.last_tiles[overlap:]
@@ -184,7 +220,7 @@ class HandBuilder:
 
     def layout_wall(self) -> list[int]:
         """Deal, then the scripted draws, then the rest of the set, then the back of the wall."""
-        return self._deal_order() + self.front_draws + self.rest_tiles() + self._tail()
+        return self._deal_order() + self.front_draws + self._pending_flip() + self.rest_tiles() + self._tail()
 
     def build(self, claim: bool = True, strict: bool = True) -> pb.GameRecord:
         """The finished record; with `claim` the claimed result is the referee's own settlement.

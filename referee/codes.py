@@ -50,14 +50,14 @@ CODES: dict[str, Code] = {
         Code("DISCARD_NOT_HELD", "打出未持有的牌", "discard of a tile not held",
              "the seat discarded a tile it does not hold"),
         Code("CHI_FORBIDDEN", "不能吃", "chi not allowed",
-             "吃 is not allowed in this ruleset", variants="hebei"),
+             "吃 is not allowed in this ruleset", variants="hebei,guangdong_tdh"),
         Code("ILLEGAL_CALL", "非法吃碰杠", "illegal call",
              "a 吃/碰/杠 the seat's tiles or the situation do not allow"),
         Code("CHI_NOT_FROM_LEFT", "非上家吃", "chi not from the left",
              "吃 is allowed only on the discard of the seat's 上家", variants="ningxiang"),
         Code("RON_AFTER_MISSED_WIN", "漏胡后抓炮", "win after a passed win",
              "the seat passed a win and may not win on a discard until it draws or changes its hand",
-             variants="ningxiang"),
+             variants="ningxiang,guangdong_tdh"),
         Code("CLAIM_PRIORITY", "抢先违规", "claim-priority breach",
              "a lower claim took the discard over a higher one (胡 > 碰/杠 > 吃)"),
         Code("MULTIPLE_RON", "一炮多响违规", "several winners on one discard",
@@ -79,9 +79,12 @@ CODES: dict[str, Code] = {
              severity=INFO),
         Code("AUTO_WIN_MISSED", "托管漏胡", "auto-play missed a win",
              "a seat in auto-play (托管/timeout) could win and the system did not win for it"),
+        Code("ROB_NOT_ROBBABLE", "抢杠违规", "robbing a kong that cannot be robbed",
+             "抢杠胡 declared on a 暗杠 or 直杠 (明杠 on a discard); only a 补杠 can be robbed",
+             variants="guangdong_tdh"),
         # Ningxiang (SPEC NX).
         Code("WILD_DISCARDED", "打出纯王", "wildcard discarded",
-             "a 纯王 (wildcard) may never be discarded", variants="ningxiang"),
+             "a 纯王 (wildcard) may never be discarded; nor may a 推倒胡 鬼牌 (赖子)", variants="ningxiang,guangdong_tdh"),
         Code("KONG_NOT_READY", "未听开杠", "kong while not ready",
              "a kong needs the hand ready (tenpai) before or after it, and two tiles left for 打筛",
              variants="ningxiang"),
@@ -110,6 +113,22 @@ CODES: dict[str, Code] = {
         Code("BIRD_MISMAPPED", "中鸟错算", "wrong bird mapping",
              "birds were counted from the winner, not from the dealer (庄家 1/5/9, 下家 2/6, 对家 3/7, 上家 4/8)",
              variants="ningxiang"),
+        # Guangdong 推倒胡 (SPEC GD-TDH).
+        Code("WILD_IN_MELD", "鬼牌碰杠", "wildcard in a 碰/杠",
+             "a 鬼牌 (wildcard) may not be used to 碰 or 杠, and four 鬼 make no kong (TDH-A4)",
+             variants="guangdong_tdh"),
+        Code("JIHU_ON_DISCARD", "鸡胡点炮", "plain hand won on a discard",
+             "a hand whose only 番型 is 鸡胡 may win only by 自摸 or 抢杠胡, never on a discard, "
+             "杠上炮 included (\"鸡只能自摸、抢杠胡、不能点炮胡\", TDH-A7)", variants="guangdong_tdh"),
+        Code("WILDS_MISMATCH", "鬼牌不符", "wrong ghost tile",
+             "the wild kind the platform derived from the flipped indicator is not its successor "
+             "(suits 9→1; 东南西北中发白 in a cycle, TDH-A2)", variants="guangdong_tdh"),
+        Code("HORSE_MISMATCH", "马牌不符", "horses not from the wall",
+             "the horse tiles (买马) a seat was given are not the tiles set aside from the back of the wall, "
+             "not the room's number, or not logged before play", variants="guangdong_tdh"),
+        Code("HORSE_MISMAPPED", "买马错算", "wrong horse mapping",
+             "horses were counted from the wrong seat: from the winner, or from the discarder in 一炮多响 "
+             "(1/5/9/东 that seat, 2/6/南/中 下家, 3/7/西/发 对家, 4/8/北/白 上家)", variants="guangdong_tdh"),
         # Settlement.
         Code("SETTLEMENT_MISMATCH", "结算不符", "settlement mismatch",
              "the payments the platform made differ from the recomputed settlement"),

@@ -37,7 +37,7 @@ from referee.proto import record_pb2 as pb
 from referee.referee import Claim, Halt, Replay, Rob, Turn, Unreplayable
 from referee.rules import Ruleset, RulesetError, get_ruleset
 from referee.codes import applies_to
-from referee.outcome import KongInfo, Outcome
+from referee.outcome import KongInfo, Outcome, WinInfo
 from referee.builder import fill_claim
 from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, progress
 from referee.state import CONCEALED, EXPOSED, KONG, Meld
@@ -116,6 +116,8 @@ class Analysis:
         self.outcome: Outcome = replay.outcome
         self.events = record.events
         self.legality = replay.legality  # the hand's shape questions, under its wildcards
+        # Wall positions of flipped indicators that stay in the wall (a draw there is logged twice).
+        self.flipped = {e.indicator.wall_index for e in record.events if e.WhichOneof("kind") == "indicator"}
         self.wilds = replay.table.wilds
         self.after_hand_tiles = sum(len(part.due(replay)) for part in rules.after_hand)  # birds
 
@@ -255,11 +257,14 @@ class Context:
         return record
 
     def rigged_wall(self, m: Moment, tile: int) -> list[int] | None:
-        """The wall with `tile` moved under the next normal draw (from a later undrawn place)."""
+        """The wall with `tile` moved under the next normal draw (from a later undrawn place); None
+        when no copy is left, or when that draw takes a flipped indicator (logged at the flip too)."""
         wall = list(self.clean.wall)
         code = T.to_proto(tile)
         if wall[m.front] == code:
             return wall
+        if m.front in self.analysis.flipped:
+            return None
         spots = [q for q in range(m.front + 1, m.back) if wall[q] == code]
         if not spots:
             return None
@@ -283,6 +288,8 @@ class Context:
         for k in a.normal_draws():
             m, seat = a.moments[k], a.events[k].seat
             undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]} - set(self.analysis.wilds)
+            if m.front in a.flipped:  # that draw takes a flipped indicator: no other tile can be put there
+                undrawn &= {T.from_proto(self.clean.wall[m.front])}
             for tile in sorted(undrawn):
                 if any(m.auto[s] and self.can_win(m, s, tile) for s in range(4)):
                     continue  # a seat in 托管 would have to win on it
@@ -299,6 +306,8 @@ class Context:
         forged = [Legal(pb.Event(seat=seat, draw=pb.Draw(tile=code))),
                   Legal(pb.Event(seat=seat, discard=pb.Discard(tile=code)))]
         wall = self.rigged_wall(self.analysis.moments[k], tile)
+        if wall is None:
+            raise NoPlace  # the draw takes the flipped indicator
         record = self.play_on(k, forged + declarations, wall=wall, options=options, then=then, finish=finish)
         return record, k + 2
 
@@ -379,7 +388,7 @@ def tampered_draw(ctx: Context) -> Injected | None:
     if not ctx.clean.wall:
         return None
     a = ctx.analysis
-    index = ctx.pick(a.normal_draws())
+    index = ctx.pick(i for i in a.normal_draws() if a.moments[i].front not in a.flipped)  # logged at the flip too
     if index is None:
         return None
     record = ctx.copy()
@@ -857,6 +866,125 @@ def auto_play_passes_win(ctx: Context) -> Injected | None:
     return ctx.attempt(sites, build)
 
 
+# -- the fault kinds: wildcards, kongs and horses ------------------------------------------------------
+def wild_kong(ctx: Context) -> Injected | None:
+    """A seat holding three wildcards draws the fourth (the draw is rigged) and makes a 暗杠 of them, where
+    a wildcard may not be used in a 碰/杠."""
+    if not applies_to("WILD_IN_MELD", ctx.rules.name) or not ctx.clean.wall:
+        return None
+    a = ctx.analysis
+    sites = []
+    for k in a.normal_draws():
+        m, seat = a.moments[k], a.events[k].seat
+        for wild in sorted(a.wilds):
+            if m.hands[seat][wild] == 3 and m.live >= 2 and ctx.rigged_wall(m, wild) is not None:
+                hand = list(m.hands[seat])
+                hand[wild] += 1
+                if not (m.auto[seat] and a.legality.is_win(hand, m.melds[seat])):
+                    sites.append((k, seat, wild))
+
+    def build(site) -> Injected:
+        k, seat, wild = site
+        code = T.to_proto(wild)
+        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
+                  pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
+        return Injected(ctx.play_on(k, forged, wall=ctx.rigged_wall(a.moments[k], wild)), k + 1)
+
+    return ctx.attempt(sites, build)
+
+
+def discard_win_forbidden(ctx: Context) -> Injected | None:
+    """A seat declares 胡 on a discard with a hand its rule book lets win only by self-draw (推倒胡: a hand
+    that scores only 鸡胡); the drawer's 摸打 is rigged to let the tile go, and the log ends at the win."""
+    if not applies_to("JIHU_ON_DISCARD", ctx.rules.name):
+        return None
+    a = ctx.analysis
+
+    def winners(m: Moment, seat: int, tile: int) -> list[int]:
+        found = []
+        for other in ((seat + k) % 4 for k in (1, 2, 3)):
+            if ctx.can_win(m, other, tile):
+                hand = list(m.hands[other])
+                hand[tile] += 1
+                win = WinInfo(other, A.RON, tile, seat, hand, list(m.melds[other]), 0, wilds=a.wilds,
+                              room=a.legality.room(m.melds[other]))
+                issue = ctx.rules.discard_win_issue(win)
+                if issue is not None and issue[0] == "JIHU_ON_DISCARD":
+                    found.append(other)
+        return found
+
+    def build(site) -> Injected:
+        k, seat, tile = site
+        winner = ctx.rng.choice(winners(a.moments[k], seat, tile))
+        record, index = ctx.let_go(site, [win_event(winner, pb.DISCARD, tile)], finish=False)
+        return Injected(record, index)
+
+    return ctx.attempt(ctx.let_go_sites(lambda m, s, t: bool(winners(m, s, t))), build)
+
+
+def rob_unrobbable_kong(ctx: Context) -> Injected | None:
+    """Another seat declares 抢杠胡 on a 暗杠 or a 明杠 on a discard, where only a 补杠 can be robbed;
+    the log ends there."""
+    if not applies_to("ROB_NOT_ROBBABLE", ctx.rules.name):
+        return None
+    events = ctx.clean.events
+    kongs = [i for i, e in enumerate(events) if e.WhichOneof("kind") == "kong"
+             and e.kong.kind in (pb.CONCEALED, pb.EXPOSED)]
+    index = ctx.pick(kongs)
+    if index is None:
+        return None
+    record = ctx.copy()
+    del record.events[index + 1:]
+    konger = events[index].seat
+    robber = ctx.rng.choice([s for s in range(4) if s != konger])
+    record.events.append(win_event(robber, pb.ROB_KONG, T.from_proto(events[index].kong.tile)))
+    return Injected(record, index + 1)
+
+
+def wrong_wilds(ctx: Context) -> Injected | None:
+    """The platform logs another kind than the rule's successor as the wildcard it derived from the flip."""
+    if not applies_to("WILDS_MISMATCH", ctx.rules.name):
+        return None
+    flips = [i for i, e in enumerate(ctx.clean.events) if e.WhichOneof("kind") == "indicator" and e.indicator.wilds]
+    index = ctx.pick(flips)
+    if index is None:
+        return None
+    record = ctx.copy()
+    wilds = record.events[index].indicator.wilds
+    right = set(wilds)
+    wrong = ctx.rng.choice([T.to_proto(t) for t in ctx.rules.tile_kinds if T.to_proto(t) not in right])
+    wilds[ctx.rng.randrange(len(wilds))] = wrong
+    return Injected(record, index)
+
+
+def wrong_horse_tile(ctx: Context) -> Injected | None:
+    """A seat's horse (买马) is logged as another tile than the one set aside from the wall."""
+    horses = [i for i, e in enumerate(ctx.clean.events) if e.WhichOneof("kind") == "horses" and e.horses.tiles]
+    index = ctx.pick(horses) if ctx.clean.wall else None
+    if index is None:
+        return None
+    record = ctx.copy()
+    tiles = record.events[index].horses.tiles
+    k = ctx.rng.randrange(len(tiles))
+    tiles[k] = T.to_proto(ctx.rng.choice([t for t in ctx.rules.tile_kinds if T.to_proto(t) != tiles[k]]))
+    return Injected(record, index)
+
+
+def horses_wrong_anchor(ctx: Context) -> Injected | None:
+    """The platform counts the horses from the wrong seat: from each winner in 一炮多响, or from the dealer."""
+    record, outcome = claimed_fault(ctx), ctx.analysis.outcome
+    if record is None or not outcome.wins or not outcome.horses or not applies_to("HORSE_MISMAPPED", ctx.rules.name):
+        return None
+    right = tuple(record.claimed.payments)
+    for anchor in ("each_winner", "dealer"):
+        wrong = ctx.rules.settle(outcome, horse_anchor=anchor).payments
+        if wrong != right:
+            record.claimed.ClearField("payments")
+            record.claimed.payments.extend(wrong)
+            return Injected(record, RECORD)
+    return None  # the horses land the same either way
+
+
 # -- the fault kinds: the claimed result ------------------------------------------------------------
 def kong_while_not_ready(ctx: Context) -> Injected | None:
     """A seat makes a 明杠 on a discard with a hand ready neither before nor after it, where a kong needs a
@@ -933,8 +1061,8 @@ def kong_paid_in_draw(ctx: Context) -> Injected | None:
     """荒庄, yet the platform pays kong money (for the hand's kongs, or a 暗杠 it made up)."""
     record = claimed_fault(ctx)
     a = ctx.analysis
-    if record is None or not a.exhaustive:
-        return None
+    if record is None or not a.exhaustive or not applies_to("KONG_PAYMENT_IN_DRAW", ctx.rules.name):
+        return None  # kong money may stand in this ruleset's 荒庄
     kongs = a.outcome.kongs or [KongInfo(ctx.rng.randrange(4), CONCEALED, ctx.rng.choice(ctx.rules.tile_kinds),
                                          None, RECORD)]
     paid = ctx.rules.settle(Outcome(a.outcome.dealer, kongs=list(kongs)))
@@ -1333,6 +1461,12 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("call_after_dashai", "CALL_AFTER_DASHAI", call_after_dashai),
         FaultKind("ron_on_king", "RON_ON_KING", ron_on_king),
         FaultKind("dashai_ron_not_nearest", "DASHAI_RON_NOT_NEAREST", dashai_ron_not_nearest),
+        FaultKind("wild_kong", "WILD_IN_MELD", wild_kong),
+        FaultKind("discard_win_forbidden", "JIHU_ON_DISCARD", discard_win_forbidden),
+        FaultKind("rob_unrobbable_kong", "ROB_NOT_ROBBABLE", rob_unrobbable_kong),
+        FaultKind("wrong_wilds", "WILDS_MISMATCH", wrong_wilds),
+        FaultKind("wrong_horse_tile", "HORSE_MISMATCH", wrong_horse_tile),
+        FaultKind("horses_wrong_anchor", "HORSE_MISMAPPED", horses_wrong_anchor),
     )
 }
 

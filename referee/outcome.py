@@ -26,6 +26,7 @@ class WinInfo:
     ready: str = ""  # the ready declaration the seat had made (听, 夹听, 报听)
     on_kong_reveal: bool = False  # a win on another seat's 打筛 tile (杠上炮)
     after_kong_discard: bool = False  # a win on the discard its discarder made right after a kong (杠上炮)
+    last_discard: bool = False  # a win on the discard made after the last live draw (海底炮)
     wilds: frozenset[int] = NO_WILDS  # kinds that were wild in the hand
     room: list[int] | None = None  # copies each kind could total in the concealed hand (with wilds)
 
@@ -61,6 +62,7 @@ class Outcome:
     declared_end: str = ""  # a declaration that ended the hand at once (e.g. all four 封东)
     birds: list[int] = field(default_factory=list)  # 扎鸟 tiles
     birds_logged: bool = False
+    horses: dict[int, tuple[int, ...]] = field(default_factory=dict)  # 买马: each seat's horse tiles, as set aside
     round_wind: int = 27  # the prevailing wind (a tile index)
     indicator: int | None = None  # the flipped indicator (正王, 鬼 indicator, 宝), if any
     calls: list[CallInfo] = field(default_factory=list)  # every claimed discard, in play order

@@ -12,15 +12,15 @@ from __future__ import annotations
 
 from referee import actions as A
 from referee import tiles as T
-from referee.codes import CODES
+from referee.codes import CODES, applies_to
 from referee.legal import Legality
 from referee.phases import Claim, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
 from referee.outcome import CallInfo, KongInfo, Outcome, WinInfo
 from referee.parts.missed import NoMissedWinRule
 from referee.rules.base import Ruleset
-from referee.state import ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, PON, Meld, Seat, Table, Wall, \
-    deal_seats
+from referee.state import ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, KONG_LABELS, PON, Meld, Seat, Table, \
+    Wall, deal_seats
 from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, TOOK_EFFECT, UNREPLAYABLE, VIOLATIONS, Decision,
                              Verdict, Violation)
 
@@ -220,6 +220,8 @@ class Replay:
     def finish(self) -> None:
         self.close_window(None)
         self.outcome.indicator, self.outcome.round_wind = self.table.indicator, self.table.round_wind
+        for part in self.rules.before_play:
+            part.at_finish(self)  # e.g. horses that were never set aside
         phase = self.phase
         if isinstance(phase, DrawDue) and not phase.replacement and self.live() <= 0:
             self.end_drawn()  # the wall ran out: 荒庄, logged or not
@@ -451,6 +453,12 @@ class Replay:
         """Take one seat's declaration in the window; False when the event closes the window."""
         if kind not in CLAIMS or event.seat == phase.discarder:
             return False
+        if kind == "win" and event.win.kind == pb.ROB_KONG and applies_to("ROB_NOT_ROBBABLE", self.rules.name):
+            konger = next((s for s, (a, _) in phase.declared.items() if a.kind == A.KONG_EXPOSED), None)
+            if konger is not None:  # the 明杠 just declared on the discard is what it would rob
+                self.flag("ROB_NOT_ROBBABLE", event.seat, f"seat {event.seat} declared 抢杠胡 on seat {konger}'s 明杠 "
+                          f"{T.label(phase.tile)} on a discard; only a "
+                          f"{'/'.join(KONG_LABELS[k] for k in self.rules.robbable_kongs)} can be robbed", fatal=True)
         action = self.claim_action(kind, event, phase.tile)
         if action is None:
             return False
@@ -524,7 +532,8 @@ class Replay:
                 wins = wins[:1]
             for seat in wins:
                 self.add_win(seat, A.RON, phase.tile, phase.discarder, declared[seat][1], last_tile=phase.last_tile,
-                             after_kong_discard=table.kong_discard)
+                             after_kong_discard=table.kong_discard,
+                             last_discard=table.last_live_draw and self.live() <= 0)
             self.end()
             return
         self.due_draw(table.next_seat(phase.discarder))
@@ -645,6 +654,12 @@ class Replay:
                 self.flag("ILLEGAL_EXHAUSTIVE_DRAW", event.seat, f"荒庄 declared with {max(live, 0)} live tiles "
                           f"left and seat {phase.seat} to draw", fatal=True)
             return self.end_drawn()
+        if kind == "win" and phase.replacement and event.seat != phase.seat and event.win.kind == pb.ROB_KONG \
+                and applies_to("ROB_NOT_ROBBABLE", self.rules.name):
+            kong = self.outcome.kongs[-1]
+            self.flag("ROB_NOT_ROBBABLE", event.seat, f"seat {event.seat} declared 抢杠胡 on seat {kong.seat}'s "
+                      f"{KONG_LABELS[kong.kong_kind]} {T.label(kong.tile)}; only a "
+                      f"{'/'.join(KONG_LABELS[k] for k in self.rules.robbable_kongs)} can be robbed", fatal=True)
         if kind != "draw" or event.seat != phase.seat:
             if not phase.replacement and live <= 0:
                 self.flag("EVENT_AFTER_END", event.seat, f"{kind} by seat {event.seat} after the wall ran out "

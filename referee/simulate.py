@@ -153,12 +153,14 @@ class SelfPlay:
 
     # -- the loop ---------------------------------------------------------------------------
     def open_hand(self) -> None:
-        """The deal-time events: what the ruleset's wildcards log at the deal (an indicator flip),
-        then any 报听."""
+        """The deal-time events: what the ruleset's wildcards and deal-time parts log at the deal
+        (an indicator flip, horses set aside), then any 报听."""
         replay, rules = self.replay, self.rules
-        event = rules.wilds.event_due(replay)
-        if event is not None:
-            self.emit(event)
+        for part in (rules.wilds, *rules.before_play):
+            event = part.event_due(replay)
+            while event is not None:
+                self.emit(event)
+                event = part.event_due(replay)
         if A.OPENING_READY in rules.ready.declares:
             action = A.Action(A.OPENING_READY)
             for seat in replay.others(self.record.dealer):

@@ -192,6 +192,8 @@ class TableView:
     deal_window = property(lambda self: self._table.deal_window)
     last_live_draw = property(lambda self: self._table.last_live_draw)
     haidi_taker = property(lambda self: self._table.haidi_taker)
+    kong_discard = property(lambda self: self._table.kong_discard,
+                            doc="the last discard came right after its discarder's kong (杠上炮)")
     wall_remaining = property(lambda self: self._table.wall.remaining)
     phase = property(lambda self: self._legality.phase(), doc="the decision window now (read it, never change it)")
     live = property(lambda self: self._legality.live(), doc="tiles a normal draw may still take")

@@ -101,6 +101,8 @@ def describe_event(event: pb.Event) -> str:
         return f"{seat} {'goes into' if body.on else 'leaves'} 托管 (auto-play)"
     if kind == "birds":
         return f"birds revealed: {tiles(body.tiles)}"
+    if kind == "horses":
+        return f"{seat} is given the horses (买马) {tiles(body.tiles)}"
     if kind == "exhaustive_draw":
         return "荒庄: the wall ran out"
     return f"{seat}: {kind}"

@@ -1,4 +1,4 @@
-"""Writes samples/archives/samples.tfrecord: every Hebei and Ningxiang sample record, plus
+"""Writes samples/archives/samples.tfrecord: every Hebei, Ningxiang and Guangdong 推倒胡 sample record, plus
 deliberate damage so an audit shows every table: a smashed byte inside one frame, garbage
 between two frames, a frame whose payload is no GameRecord, and a truncated tail.
 
@@ -18,6 +18,7 @@ OUT = ROOT / "archives" / "samples.tfrecord"
 def build() -> tuple[bytes, int]:
     """The archive's bytes and how many records it holds."""
     paths = sorted(p for d in ("hebei", "ningxiang") for p in (ROOT / d).glob("*.textproto"))
+    paths += sorted((ROOT / "guangdong_tdh").glob("*.textproto"))  # after the others: the damage stays where it was
     frames = [archive.frame(records.to_binary(records.read_record(p))) for p in paths]
     smashed = bytearray(frames[3])
     smashed[len(smashed) // 2] ^= 0xFF  # its payload CRC no longer matches

@@ -68,6 +68,21 @@ def test_ningxiang_samples_cover_every_ningxiang_code():
     assert {c.code for c in CODES.values() if c.variants == "ningxiang"} - seen == set()
 
 
+def test_guangdong_tdh_samples_cover_every_tdh_code_and_ending():
+    from referee.codes import CODES, applies_to
+
+    seen, clean = set(), set()
+    for path in (SAMPLES / "guangdong_tdh").glob("*.textproto"):
+        status, expected = expectations(path)
+        seen.update(e.split("@")[0] for e in expected)
+        if status == "clean":
+            clean.add(path.stem)
+    assert {c.code for c in CODES.values() if c.variants != "all" and applies_to(c.code, "guangdong_tdh")} - seen \
+        == set()
+    assert {"clean_self_draw", "clean_discard_win", "clean_robbed_kong", "clean_kong_replacement_win",
+            "clean_exhaustive_draw", "clean_two_winners"} <= clean
+
+
 def test_samples_are_regenerated_byte_for_byte(tmp_path):
     sys.path.insert(0, str(SAMPLES))
     try:
@@ -78,7 +93,7 @@ def test_samples_are_regenerated_byte_for_byte(tmp_path):
     fresh = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.textproto"))
     for path in fresh:
         assert (tmp_path / path).read_bytes() == (SAMPLES / path).read_bytes(), path
-    checked_in = sorted(p.relative_to(SAMPLES) for ruleset in ("hebei", "ningxiang")
+    checked_in = sorted(p.relative_to(SAMPLES) for ruleset in ("hebei", "ningxiang", "guangdong_tdh")
                         for p in (SAMPLES / ruleset).glob("*.textproto"))
     assert fresh == checked_in
 
@@ -271,10 +286,13 @@ def test_verify_on_an_archive_ends_with_a_summary(capsys):
     code, verdicts = run_json(capsys, path)
     statuses = Counter(v["status"] for v in verdicts)
     by_code = Counter(f["code"] for v in verdicts for f in v["violations"])
-    assert code == 2 and len(verdicts) == 64  # JSON lines stay one object per record ...
+    damaged = 3  # the archive's damage (make_archive.py): garbage, an undecodable payload, a truncated tail
+    in_archive = sum(1 for d in SAMPLES.iterdir() if d.is_dir() and d.name not in ("archives", "malformed")
+                     for _ in d.glob("*.textproto")) + damaged
+    assert code == 2 and len(verdicts) == in_archive  # JSON lines stay one object per record ...
     main(["verify", "--json", str(path)])
     err = capsys.readouterr().err  # ... and the summary goes to stderr
-    assert err.startswith(f"summary: 64 records: {statuses['clean']} clean")
+    assert err.startswith(f"summary: {in_archive} records: {statuses['clean']} clean")
     main(["verify", str(path)])
     out = capsys.readouterr().out
     summary = out[out.index("summary: "):]

@@ -33,23 +33,38 @@ class FixedWild(NoWilds):
 class FlippedIndicator(NoWilds):
     """An indicator tile flipped after the deal sets the wildcards: 宁乡's 正王 (its two
     neighbours are wild, and the flipped tile leaves play) or 推倒胡's 鬼 (the successor is wild,
-    and the indicator stays in the wall). The flip comes before the dealer's first discard."""
+    and the indicator stays in the wall). The flip comes before the dealer's first discard.
+
+    `position` is where a platform flips it when the log does not say (IndicatorFlip.wall_index
+    unset): "back", the last tile of the wall (宁乡), or "front", the first undrawn tile after
+    the deal (推倒胡 "翻出牌墙中的第一张牌"; it is then drawn like any other tile). With
+    `logs_wilds` the platform logs the wild kinds it derived with the flip (the simulator
+    writes them); a logged set that differs from `wilds_of` is a WILDS_MISMATCH.
+    """
     events = ("indicator",)
 
-    def __init__(self, wilds_of: Callable[[int], frozenset[int]], leaves_play: bool, kind: int = 1):
+    def __init__(self, wilds_of: Callable[[int], frozenset[int]], leaves_play: bool, kind: int = 1,
+                 position: str = "back", logs_wilds: bool = False):
         self.wilds_of = wilds_of
         self.leaves_play = leaves_play
         self.kind = kind  # IndicatorKind: KING (正王) or GHOST (鬼)
+        self.position, self.logs_wilds = position, logs_wilds
+
+    def default_index(self, wall) -> int:
+        return wall.front if self.position == "front" else wall.back - 1
 
     def event_due(self, replay):
-        """The platform flips the last tile of the wall."""
+        """The platform flips the tile at the part's position."""
         from referee.proto import record_pb2 as pb
 
         wall = replay.table.wall
         if replay.table.indicator is not None:
             return None
+        index = self.default_index(wall)
+        tile = wall.tiles[index]
+        wilds = [T.to_proto(t) for t in sorted(self.wilds_of(tile))] if self.logs_wilds else []
         return pb.Event(seat=replay.table.dealer, indicator=pb.IndicatorFlip(
-            kind=self.kind, tile=T.to_proto(wall.tiles[wall.back - 1]), wall_index=wall.back - 1))
+            kind=self.kind, tile=T.to_proto(tile), wall_index=index, wilds=wilds))
 
     def on_event(self, replay, event) -> bool:
         table, seat = replay.table, event.seat
@@ -59,6 +74,11 @@ class FlippedIndicator(NoWilds):
         self.check_wall(replay, seat, tile, event.indicator.wall_index)
         table.indicator = tile
         table.wilds = self.wilds_of(tile)
+        if event.indicator.wilds:
+            logged = {replay.event_tile(code, seat) for code in event.indicator.wilds}
+            if logged != table.wilds:
+                replay.flag("WILDS_MISMATCH", seat, f"the platform made {T.format_tiles(sorted(logged))} wild after "
+                            f"the flip of {T.label(tile)}; the rule makes {T.format_tiles(sorted(table.wilds))} wild")
         if self.leaves_play:
             table.dead[tile] += 1
         replay.wilds_changed()
@@ -73,7 +93,7 @@ class FlippedIndicator(NoWilds):
                 table.seen[tile] += 1
                 wall.back -= 1
             return
-        index = wall_index if wall_index else wall.back - 1
+        index = wall_index if wall_index else self.default_index(wall)
         if not wall.front <= index < wall.back:
             replay.flag("DRAW_MISMATCH", seat, f"the indicator is flipped at wall[{index}], outside the undrawn "
                         f"wall", fatal=True)

@@ -4,10 +4,11 @@ from __future__ import annotations
 from typing import Mapping
 
 from referee.rules.base import Option, Ruleset, RulesetError
+from referee.rules.guangdong_tdh import GuangdongTDH
 from referee.rules.hebei import Hebei
 from referee.rules.ningxiang import Ningxiang
 
-RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei, Ningxiang)}
+RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei, Ningxiang, GuangdongTDH)}
 
 
 def get_ruleset(name: str, options: Mapping[str, str] | None = None,

@@ -78,7 +78,8 @@ class Ruleset:
     wilds = NoWilds()
     ready = NoReady()
     missed_win = NoMissedWinRule()
-    after_hand: tuple = ()  # parts that act when the hand is over (birds, horses)
+    before_play: tuple = ()  # parts that act at the deal, beside the wildcards (horses set aside, 买马)
+    after_hand: tuple = ()  # parts that act when the hand is over (birds)
 
     def __init__(self, values: Mapping[str, str] | None = None):
         known = {o.name: o for o in self.options}
@@ -89,7 +90,8 @@ class Ruleset:
             self.values[key] = known[key].parse(text)
         self.kind_set = frozenset(self.tile_kinds)
         self.configure()
-        self.declarations = {kind: part.on_event for part in (self.wilds, self.ready) for kind in part.events}
+        self.declarations = {kind: part.on_event for part in (self.wilds, self.ready, *self.before_play)
+                             for kind in part.events}
         self.declarations.update(self.own_declarations())
 
     def __getitem__(self, option: str):
@@ -110,6 +112,11 @@ class Ruleset:
         The common checks (tiles held, shapes, priority, the ready lock) are the move
         generator's own (referee/legal.py); this hook adds what the rule book forbids besides.
         """
+        return None
+
+    def discard_win_issue(self, win: WinInfo) -> tuple[str, str] | None:
+        """(code, detail) if the rule book forbids this hand (the discard added, WinInfo of kind
+        RON) to win on a discard, whatever its shape (推倒胡: a hand that scores only 鸡胡)."""
         return None
 
     def ready_conditions(self, view, seat: int, action, hand: tuple[int, ...], melds) -> tuple[str, str] | None:
