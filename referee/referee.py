@@ -443,6 +443,8 @@ class Replay:
                           f"seat {seat} claimed {T.label(self.event_tile(code, seat))} but the discard is "
                           f"{T.label(phase.tile)}", fatal=True)
         if action.kind == A.RON:
+            if event.win.kind == pb.ROB_KONG and any(a.kind == A.KONG_EXPOSED for a, _ in phase.declared.values()):
+                self.rob_without_window(event, phase.tile)  # logged as robbing the 直杠 just declared
             self.flag_issue(self.legality.why_not_ron(seat, phase.tile, action), seat, fatal=True)
         elif action.kind != A.PASS:
             self.flag_issue(self.legality.why_not_call(seat, action, phase.discarder), seat)
@@ -585,6 +587,12 @@ class Replay:
             phase.declared[seat] = (A.Action(A.PASS), self.index)
         return True
 
+    def rob_without_window(self, event: pb.Event, tile: int) -> None:
+        """A win declared as robbing a kong that opened no rob window (a 暗杠, or a 直杠 made on a
+        discard): the rule book may name it (its forbid hook, asked about ROB_WIN); if it does
+        not, the loop judges the event as it otherwise would."""
+        self.flag_issue(self.rules.forbid(self.view, event.seat, A.Action(A.ROB_WIN, tile)), event.seat, fatal=True)
+
     def close_rob(self, phase: Rob, closer: pb.Event | None) -> None:
         robbers = sorted((s for s, (a, _) in phase.declared.items() if a.kind == A.ROB_WIN),
                          key=lambda s: self.table.distance(phase.konger, s))
@@ -627,6 +635,10 @@ class Replay:
             if not phase.replacement and live <= 0:
                 self.flag("EVENT_AFTER_END", event.seat, f"{kind} by seat {event.seat} after the wall ran out "
                           "(荒庄)", fatal=True)
+            kong = self.outcome.kongs[-1] if phase.replacement and self.outcome.kongs else None
+            if kind == "win" and kong is not None and kong.seat == phase.seat and event.seat != phase.seat \
+                    and kong.kong_kind not in self.rules.robbable_kongs:
+                self.rob_without_window(event, kong.tile)
             what = "its kong replacement" if phase.replacement else "a tile"
             self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {phase.seat} is to "
                       f"draw {what}", fatal=True)
