@@ -4,10 +4,11 @@ from __future__ import annotations
 from typing import Mapping
 
 from referee.rules.base import Option, Ruleset, RulesetError
+from referee.rules.guangdong_jph import GuangdongGG5, GuangdongJPH3
 from referee.rules.hebei import Hebei
 from referee.rules.ningxiang import Ningxiang
 
-RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei, Ningxiang)}
+RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei, Ningxiang, GuangdongJPH3, GuangdongGG5)}
 
 
 def get_ruleset(name: str, options: Mapping[str, str] | None = None,
