@@ -39,7 +39,7 @@ from referee.codes import applies_to
 from referee.outcome import KongInfo, Outcome
 from referee.builder import fill_claim
 from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, progress
-from referee.state import CONCEALED, EXPOSED, KONG, Meld
+from referee.state import CONCEALED, EXPOSED, KONG, Meld, Seat
 from referee.verdict import ERROR
 
 RECORD = -1  # label event_index for a fault in the record as a whole (wall, deal, claimed result)
@@ -668,7 +668,8 @@ def ron_after_passing(ctx: Context) -> Injected | None:
         m, discarder, tile = a.moments[j + 1], a.events[j].seat, discard_tile(a.events[j])
         drawer = (discarder + 1) % 4
         sites.extend((j, s, w) for s in range(4) if s not in (discarder, drawer) and ctx.can_win(m, s, tile)
-                     and not m.auto[s] for w in ctx.waits(m.hands[s], m.melds[s]) if w not in ctx.analysis.wilds)
+                     and not m.auto[s] for w in ctx.waits(m.hands[s], m.melds[s]) if w not in ctx.analysis.wilds
+                     and locked_after(ctx.rules, tile, w))
 
     def build(site) -> Injected:
         j, seat, tile = site
@@ -687,6 +688,14 @@ def ron_after_passing(ctx: Context) -> Injected | None:
         return Injected(ctx.play_on(j + 1, forged, wall=wall, finish=False), j + 4)
 
     return ctx.attempt(sites, build)
+
+
+def locked_after(rules: Ruleset, passed: int, tile: int) -> bool:
+    """Does the ruleset's 漏胡 rule bar a win on `tile` after a seat passed a win on `passed`
+    (every tile, or that kind only)?"""
+    seat = Seat(-1)
+    rules.missed_win.passed(seat, A.Action(A.RON, passed))
+    return rules.missed_win.issue(seat, A.Action(A.RON, tile), tile) is not None
 
 
 # -- the fault kinds: 听 ------------------------------------------------------------------------------
@@ -986,6 +995,68 @@ def missing_payment(ctx: Context) -> Injected | None:
     return Injected(record, RECORD)
 
 
+def rob_unrobbable_kong(ctx: Context) -> Injected | None:
+    """A seat declares 抢杠胡 on a 暗杠, or on a 直杠 just made on a discard, where only a 补杠 can be
+    robbed; the log ends there."""
+    rules, a = ctx.rules, ctx.analysis
+    if not applies_to("ROB_KONG_NOT_ALLOWED", rules.name):
+        return None
+    kinds = {pb.CONCEALED: CONCEALED, pb.EXPOSED: EXPOSED}
+    sites = []
+    for j, event in enumerate(a.events):
+        if event.WhichOneof("kind") != "kong" or kinds.get(event.kong.kind) in (None, *rules.robbable_kongs):
+            continue
+        konger, busy = event.seat, {event.seat}
+        if event.kong.kind == pb.EXPOSED:  # the claim window is open: the discarder and who declared in it
+            d = max(i for i in a.discards() if i < j)
+            busy |= {a.events[d].seat} | {a.events[i].seat for i in range(d + 1, j)}
+        sites.extend((j, s) for s in range(4) if s not in busy)
+    site = ctx.pick(sites)
+    if site is None:
+        return None
+    j, seat = site
+    record = ctx.copy()
+    del record.events[j + 1:]
+    record.events.append(pb.Event(seat=seat, win=pb.Win(kind=pb.ROB_KONG, tile=a.events[j].kong.tile)))
+    return Injected(record, j + 1)
+
+
+def misapplied_claim(ctx: Context, code: str) -> Injected | None:
+    """The claimed result a platform pays when it gets the rule `code` names wrong (the ruleset's
+    misapplied hook), where that changes the payments and the referee would name nothing else."""
+    record, outcome = claimed_fault(ctx), ctx.analysis.outcome
+    if record is None or not applies_to(code, ctx.rules.name):
+        return None
+    wrong = ctx.rules.misapplied(outcome, code)
+    if wrong is None:
+        return None
+    for field in ("payments", "kong_payments"):
+        record.claimed.ClearField(field)
+        getattr(record.claimed, field).extend(getattr(wrong, field))
+    explained = ctx.rules.explain_mismatch(outcome, record.claimed)
+    return Injected(record, RECORD) if explained and explained[0] == code else None
+
+
+def cap_not_applied(ctx: Context) -> Injected | None:
+    """The platform pays a hand inside the 爆胡 cap for all its 番, above the cap."""
+    return misapplied_claim(ctx, "FAN_CAP_NOT_APPLIED")
+
+
+def floor_not_applied(ctx: Context) -> Injected | None:
+    """The platform pays a 杠上开花, 海底捞月, 抢杠 or 一炮三响 hand below the cap it must be paid as."""
+    return misapplied_claim(ctx, "FAN_FLOOR_NOT_APPLIED")
+
+
+def extras_on_special(ctx: Context) -> Injected | None:
+    """The platform adds 附加 (自摸, 风位, 风圈, 三元, 听) to a special hand, which is paid alone."""
+    return misapplied_claim(ctx, "EXTRAS_ON_SPECIAL")
+
+
+def liability_ignored(ctx: Context) -> Injected | None:
+    """The platform charges a liable win (包) to its usual payers instead of the liable seat."""
+    return misapplied_claim(ctx, "LIABILITY_IGNORED")
+
+
 # -- the catalogue ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class FaultKind:
@@ -1036,6 +1107,11 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("kong_while_not_ready", "KONG_NOT_READY", kong_while_not_ready),
         FaultKind("feng_dong_then_win", "FENGDONG_BREACH", feng_dong_then_win),
         FaultKind("birds_from_winner", "BIRD_MISMAPPED", birds_from_winner),
+        FaultKind("rob_unrobbable_kong", "ROB_KONG_NOT_ALLOWED", rob_unrobbable_kong),
+        FaultKind("cap_not_applied", "FAN_CAP_NOT_APPLIED", cap_not_applied),
+        FaultKind("floor_not_applied", "FAN_FLOOR_NOT_APPLIED", floor_not_applied),
+        FaultKind("extras_on_special", "EXTRAS_ON_SPECIAL", extras_on_special),
+        FaultKind("liability_ignored", "LIABILITY_IGNORED", liability_ignored),
     )
 }
 
