@@ -1,4 +1,4 @@
-"""Writes samples/archives/samples.tfrecord: every Hebei and Ningxiang sample record, plus
+"""Writes samples/archives/samples.tfrecord: every Hebei, Ningxiang and 鸡平胡 family sample record, plus
 deliberate damage so an audit shows every table: a smashed byte inside one frame, garbage
 between two frames, a frame whose payload is no GameRecord, and a truncated tail.
 
@@ -17,7 +17,9 @@ OUT = ROOT / "archives" / "samples.tfrecord"
 
 def build() -> tuple[bytes, int]:
     """The archive's bytes and how many records it holds."""
-    paths = sorted(p for d in ("hebei", "ningxiang") for p in (ROOT / d).glob("*.textproto"))
+    # Directory by directory, so the damage below stays on the same records as rulesets are added.
+    paths = [p for d in ("hebei", "ningxiang", "guangdong_jph3", "guangdong_gg5")
+             for p in sorted((ROOT / d).glob("*.textproto"))]
     frames = [archive.frame(records.to_binary(records.read_record(p))) for p in paths]
     smashed = bytearray(frames[3])
     smashed[len(smashed) // 2] ^= 0xFF  # its payload CRC no longer matches

@@ -704,3 +704,70 @@ def test_no_reserve_unless_the_option_sets_one():
     wall.front = 53
     assert get_ruleset(GG5).live_tiles(wall) == 83
     assert get_ruleset(GG5, {"jph_reserve_tiles": "14"}).live_tiles(wall) == 69
+
+
+# -- J.5 winning shapes against a brute-force oracle ------------------------------------------------------
+def naive_standard(counts: list[int], need_pair: bool = True) -> bool:
+    """Four sets and a pair by exhaustive search (no tables)."""
+    first = next((t for t, c in enumerate(counts) if c), None)
+    if first is None:
+        return not need_pair
+    if need_pair and counts[first] >= 2:
+        counts[first] -= 2
+        ok = naive_standard(counts, False)
+        counts[first] += 2
+        if ok:
+            return True
+    if counts[first] >= 3:
+        counts[first] -= 3
+        ok = naive_standard(counts, need_pair)
+        counts[first] += 3
+        if ok:
+            return True
+    if first < 27 and first % 9 <= 6 and counts[first + 1] and counts[first + 2]:
+        for t in (first, first + 1, first + 2):
+            counts[t] -= 1
+        ok = naive_standard(counts, need_pair)
+        for t in (first, first + 1, first + 2):
+            counts[t] += 1
+        return ok
+    return False  # the lowest tile fits in no piece
+
+
+def naive_win(counts: list[int], seven_pairs: bool) -> bool:
+    if sum(counts) != 14 or max(counts) > 4:
+        return False
+    orphans = T.TERMINALS_AND_HONORS
+    if all(counts[t] for t in orphans) and sum(counts[t] for t in orphans) == 14:
+        return True
+    if seven_pairs and all(c in (0, 2, 4) for c in counts):
+        return True
+    return naive_standard(list(counts))
+
+
+@pytest.mark.parametrize("ruleset", [JPH3, GG5])
+def test_waits_match_a_brute_force_oracle(ruleset):
+    """Every kind t is a wait of a concealed 13-tile hand exactly when hand + t is four sets and a
+    pair, 十三幺, or (贵港) seven pairs; no hand waits on a fifth copy (SPEC 0.3)."""
+    rules = get_ruleset(ruleset)
+    rng = random.Random(f"jph-waits-{ruleset}")
+    checked = 0
+    for _ in range(600):
+        wall = [t for t in range(34) for _ in range(4)]
+        rng.shuffle(wall)
+        # Bias toward ready hands: half the hands are a winning hand less one tile.
+        hand = T.counts(wall[:13])
+        if rng.random() < 0.5:
+            suit = rng.randrange(3) * 9
+            pieces = [rng.choice([[suit + r] * 3, [suit + r, suit + r + 1, suit + r + 2]]) for r in
+                      (rng.randrange(7) for _ in range(4))] + [[rng.randrange(34)] * 2]
+            full = T.counts(t for p in pieces for t in p)
+            if max(full) > 4:
+                continue
+            full[rng.choice([t for t, c in enumerate(full) if c])] -= 1
+            hand = full
+        expected = tuple(t for t in range(34) if hand[t] < 4 and naive_win(
+            [c + (k == t) for k, c in enumerate(hand)], rules.seven_pairs))
+        assert rules.waits(hand, []) == expected, T.format_counts(hand)
+        checked += bool(expected)
+    assert checked > 100

@@ -33,7 +33,7 @@ def run_report(*argv) -> int:
 
 @pytest.fixture(scope="module")
 def audit_dir(tmp_path_factory) -> pathlib.Path:
-    """`mjref audit samples/archives --out DIR`: 64 records in, 60 verdicts and 4 error rows."""
+    """`mjref audit samples/archives --out DIR`: 108 records in, 104 verdicts and 4 error rows."""
     out = tmp_path_factory.mktemp("audit") / "out"
     manifest = J.run_audit(J.AuditConfig(inputs=[str(ARCHIVE)], out=str(out), progress_interval=0))
     assert manifest["reconciliation"]["ok"]
@@ -54,7 +54,7 @@ def table(out: pathlib.Path, name: str) -> pa.Table:
 def test_counts_reconcile_with_the_manifest(audit_copy):
     manifest = json.loads((audit_copy / "manifest.json").read_text())
     f = R.compute(audit_copy)
-    assert f.games + f.errors == manifest["records_in"]["total"] == 64
+    assert f.games + f.errors == manifest["records_in"]["total"] == 108
     assert f.by_status == manifest["verdicts"]["by_status"]
     assert f.mismatches == manifest["verdicts"]["settlement_mismatches"]
     assert {c: sum(per.values()) for c, per in f.by_code.items()} == manifest["violations"]["by_code"]
