@@ -15,6 +15,7 @@ from referee.rules import get_ruleset
 from referee.verify import verify_record
 
 JPH3, GG5 = "guangdong_jph3", "guangdong_gg5"
+SHORT = {JPH3: "jph3", GG5: "gg5"}  # game ids: jph3-..., gg5-...
 A, B, C, D = 0, 1, 2, 3
 
 
@@ -85,7 +86,7 @@ def _(ruleset):
     def play(b, t):
         b.discard(A, t.junk(A)).draw_discard(B, t.spare()).draw_discard(C, t.spare()).draw_discard(D, t.spare())
         b.draw(A, t.spare()).discard(A, "2s").win(B, "discard", "2s")  # 7-9
-    return scene(f"{ruleset}-discard-win", ruleset, {A: "2s", B: READY_B}, play)
+    return scene(f"{SHORT[ruleset]}-discard-win", ruleset, {A: "2s", B: READY_B}, play)
 
 
 @both("clean_self_draw", "clean", [], {
@@ -94,7 +95,7 @@ def _(ruleset):
 def _(ruleset):
     def play(b, t):
         b.discard(A, t.junk(A)).draw(B, "5s").win(B, "self", "5s")
-    return scene(f"{ruleset}-self-draw", ruleset, {B: READY_B}, play, reserved="5s")
+    return scene(f"{SHORT[ruleset]}-self-draw", ruleset, {B: READY_B}, play, reserved="5s")
 
 
 THREE_WINNERS = {A: "5p", B: "111s345m789m77s46p", C: "234m678m234s66s46p", D: "123p456p789p99p46p"}
@@ -106,7 +107,7 @@ THREE_WINNERS = {A: "5p", B: "111s345m789m77s46p", C: "234m678m234s66s46p", D: "
 def _(ruleset):
     def play(b, t):
         b.discard(A, "5p").win(B, "discard", "5p").win(C, "discard", "5p").win(D, "discard", "5p")
-    return scene(f"{ruleset}-three-winners", ruleset, THREE_WINNERS, play)
+    return scene(f"{SHORT[ruleset]}-three-winners", ruleset, THREE_WINNERS, play)
 
 
 @both("clean_robbed_kong", "clean", [], {
@@ -117,7 +118,7 @@ def _(ruleset):
         b.discard(A, "3p").pon(D, "3p").discard(D, t.junk(D))  # 0-2
         b.draw_discard(A, t.spare()).draw(B, "2p").discard(B, "N")  # 3-6
         b.draw_discard(C, t.spare()).draw(D, "3p").kong(D, "added", "3p").win(B, "rob", "3p")  # 7-11
-    return scene(f"{ruleset}-robbed-kong", ruleset, {A: "3p", B: "111s456m789m22s1pN", D: "33p"}, play,
+    return scene(f"{SHORT[ruleset]}-robbed-kong", ruleset, {A: "3p", B: "111s456m789m22s1pN", D: "33p"}, play,
                  reserved="2p3p")
 
 
@@ -131,7 +132,7 @@ def concealed_kong_flower(b, t):
     JPH3: "杠上开花 after a 暗杠: 鸡胡 + 自摸 = 1番 is paid as the 3番 cap, 8 from each",
     GG5: "杠上开花 after a 暗杠: 鸡胡 + 自摸 = 2番 is paid as the 5番 cap, 32 from each"})
 def _(ruleset):
-    return scene(f"{ruleset}-kong-flower", ruleset, {B: "222p234m678s55s34m"}, concealed_kong_flower,
+    return scene(f"{SHORT[ruleset]}-kong-flower", ruleset, {B: "222p234m678s55s34m"}, concealed_kong_flower,
                  reserved="2p5m")
 
 
@@ -148,7 +149,7 @@ def _():
     JPH3: "流局: every tile is drawn and nobody wins; nobody pays, the dealer deals again",
     GG5: "流局: every tile is drawn and nobody wins; nobody pays, the dealer deals again"})
 def _(ruleset):
-    return scene(f"{ruleset}-exhaustive", ruleset, {}, lambda b, t: b.discard(A, t.junk(A)).play_out(B))
+    return scene(f"{SHORT[ruleset]}-exhaustive", ruleset, {}, lambda b, t: b.discard(A, t.junk(A)).play_out(B))
 
 
 def last_tile(b, t):
@@ -161,7 +162,7 @@ def last_tile(b, t):
     JPH3: "海底捞月: D self-draws the last tile with 平胡 + 自摸 = 2番, paid as the 3番 cap: 8 from each",
     GG5: "海底捞月: D self-draws the last tile with 平胡 + 自摸 = 3番, paid as the 5番 cap: 32 from each"})
 def _(ruleset):
-    return scene(f"{ruleset}-last-tile", ruleset, {A: "9p", C: "9p", D: "123m456p789s234s9p"}, last_tile,
+    return scene(f"{SHORT[ruleset]}-last-tile", ruleset, {A: "9p", C: "9p", D: "123m456p789s234s9p"}, last_tile,
                  pin_last="9p")
 
 
@@ -179,7 +180,7 @@ def louhu(b, t, tile):
     JPH3: "B passes C's 2s (漏胡, noted), then wins on D's 5s: the ban covers only the 2s kind (J.4)",
     GG5: "B passes C's 2s (漏胡, noted), then wins on D's 5s: the ban covers only the 2s kind (J-A5)"})
 def _(ruleset):
-    return scene(f"{ruleset}-missed-win", ruleset, LOUHU, lambda b, t: louhu(b, t, "5s"), expect=["MISSED_WIN@4"])
+    return scene(f"{SHORT[ruleset]}-missed-win", ruleset, LOUHU, lambda b, t: louhu(b, t, "5s"), expect=["MISSED_WIN@4"])
 
 
 TWELVE_DOWN = {A: "3m6p9s", B: "12m45p78s55m9pNWCS", C: "5m"}
@@ -281,7 +282,7 @@ def _(ruleset):
     def play(b, t):
         b.discard(A, "3m").chi(C, "12m").discard(C, t.junk(C))  # 0-2
         b.draw_discard(D, t.spare()).draw(A, t.spare()).discard(A, "5p").win(D, "discard", "5p")  # 3-7
-    return scene(f"{ruleset}-chi-not-left", ruleset, {A: "3m5p", C: "12m", D: "111s456p789s234s5p"}, play,
+    return scene(f"{SHORT[ruleset]}-chi-not-left", ruleset, {A: "3m5p", C: "12m", D: "111s456p789s234s5p"}, play,
                  expect=["CHI_NOT_FROM_LEFT@1"])
 
 
@@ -293,7 +294,7 @@ def _(ruleset):
         b.discard(A, "3m").chi(B, "12m").pon(C, "3m").discard(B, t.junk(B))  # 0-3
         b.draw_discard(C, t.spare()).draw_discard(D, t.spare()).draw(A, t.spare()).discard(A, "5p")  # 4-9
         b.win(D, "discard", "5p")  # 10
-    return scene(f"{ruleset}-chi-over-pon", ruleset, {A: "3m5p", B: "12m", C: "33m", D: "111s456p789s234s5p"},
+    return scene(f"{SHORT[ruleset]}-chi-over-pon", ruleset, {A: "3m5p", B: "12m", C: "33m", D: "111s456p789s234s5p"},
                  play, expect=["CLAIM_PRIORITY@1"])
 
 
@@ -301,7 +302,7 @@ def _(ruleset):
     JPH3: "JPH3-5: B passes its 下家 C's 2s, then declares 胡 on its 对家 D's 2s before it has moved (动牌)",
     GG5: "漏胡 (J-A5): B passes C's 2s, then declares 胡 on D's 2s before it has moved (动牌)"})
 def _(ruleset):
-    return scene(f"{ruleset}-louhu", ruleset, {**LOUHU, D: "2s"}, lambda b, t: louhu(b, t, "2s"),
+    return scene(f"{SHORT[ruleset]}-louhu", ruleset, {**LOUHU, D: "2s"}, lambda b, t: louhu(b, t, "2s"),
                  expect=["MISSED_WIN@4", "RON_AFTER_MISSED_WIN@8"], claim=False)
 
 
@@ -315,7 +316,7 @@ def _(ruleset):
     def play(b, t):
         b.discard(A, t.junk(A)).draw_discard(B, t.spare()).draw_discard(C, t.spare())  # 0-4
         b.draw(D, "3p").kong(D, "concealed", "3p").win(B, "rob", "3p")  # 5-7
-    return scene(f"{ruleset}-rob-concealed", ruleset, ROB, play, reserved="3p", expect=["ROB_KONG_NOT_ALLOWED@7"],
+    return scene(f"{SHORT[ruleset]}-rob-concealed", ruleset, ROB, play, reserved="3p", expect=["ROB_KONG_NOT_ALLOWED@7"],
                  claim=False)
 
 
@@ -327,7 +328,7 @@ def _(ruleset):
 def _(ruleset):
     def play(b, t):
         b.discard(A, "3p").kong(D, "exposed", "3p").win(B, "rob", "3p")
-    return scene(f"{ruleset}-rob-direct", ruleset, {**ROB, A: "3p"}, play, expect=["ROB_KONG_NOT_ALLOWED@2"],
+    return scene(f"{SHORT[ruleset]}-rob-direct", ruleset, {**ROB, A: "3p"}, play, expect=["ROB_KONG_NOT_ALLOWED@2"],
                  claim=False)
 
 
@@ -366,7 +367,7 @@ def _():
     JPH3: "杠上开花 with 鸡胡 + 自摸 = 1番: paid as the 3番 cap (8 each); the platform paid 2 each",
     GG5: "杠上开花 with 鸡胡 + 自摸 = 2番: paid as the 5番 cap (32 each); the platform paid 4 each"})
 def _(ruleset):
-    record = scene(f"{ruleset}-floor", ruleset, {B: "222p234m678s55s34m"}, concealed_kong_flower, reserved="2p5m")
+    record = scene(f"{SHORT[ruleset]}-floor", ruleset, {B: "222p234m678s55s34m"}, concealed_kong_flower, reserved="2p5m")
     x = 2 if ruleset == JPH3 else 4
     return with_claim(record, payments=[-x, 3 * x, -x, -x])
 
@@ -375,7 +376,7 @@ def _(ruleset):
     JPH3: "B self-draws 清一色 (4番, 16 each; 爆胡以外不加番); the platform added 自摸: 5番, 32 each",
     GG5: "B self-draws 清一色 (5番, 32 each; 爆胡以外不加番); the platform added 自摸: 6番, 64 each"})
 def _(ruleset):
-    record = scene(f"{ruleset}-extras", ruleset, {B: "123m456m789m234m5m"}, lambda b, t: b.discard(A, t.junk(A))
+    record = scene(f"{SHORT[ruleset]}-extras", ruleset, {B: "123m456m789m234m5m"}, lambda b, t: b.discard(A, t.junk(A))
                    .draw(B, "5m").win(B, "self", "5m"), reserved="5m")
     x = 32 if ruleset == JPH3 else 64
     return with_claim(record, payments=[-x, 3 * x, -x, -x])
