@@ -29,10 +29,11 @@ def _tiles(spec) -> list[int]:
 
 class HandBuilder:
     def __init__(self, game_id: str, ruleset: str = "hebei", dealer: int = 0, seed: int = 0,
-                 options: dict[str, str] | None = None):
+                 options: dict[str, str] | None = None, round_wind: str = "E"):
         self.rules = get_ruleset(ruleset, options)
         self.record = pb.GameRecord(schema_version=SCHEMA_VERSION, game_id=game_id, dealer=dealer,
-                                    platform=f"mjref-builder {REFEREE_VERSION}", round_wind=pb.E)
+                                    platform=f"mjref-builder {REFEREE_VERSION}",
+                                    round_wind=T.to_proto(_tiles(round_wind)[0]))
         self.record.ruleset.name = ruleset
         for key, value in sorted((options or {}).items()):
             self.record.ruleset.options[key] = value

@@ -54,10 +54,10 @@ CODES: dict[str, Code] = {
         Code("ILLEGAL_CALL", "非法吃碰杠", "illegal call",
              "a 吃/碰/杠 the seat's tiles or the situation do not allow"),
         Code("CHI_NOT_FROM_LEFT", "非上家吃", "chi not from the left",
-             "吃 is allowed only on the discard of the seat's 上家", variants="ningxiang"),
+             "吃 is allowed only on the discard of the seat's 上家", variants="ningxiang,guangdong_jph3,guangdong_gg5"),
         Code("RON_AFTER_MISSED_WIN", "漏胡后抓炮", "win after a passed win",
-             "the seat passed a win and may not win on a discard until it draws or changes its hand",
-             variants="ningxiang,guangdong_tdh"),
+             "the seat passed a win and may not win on a discard until it draws or changes its hand (鸡平胡: "
+             "that tile kind only, until it next 动牌)", variants="ningxiang,guangdong_tdh,guangdong_jph3,guangdong_gg5"),
         Code("CLAIM_PRIORITY", "抢先违规", "claim-priority breach",
              "a lower claim took the discard over a higher one (胡 > 碰/杠 > 吃)"),
         Code("MULTIPLE_RON", "一炮多响违规", "several winners on one discard",
@@ -67,7 +67,7 @@ CODES: dict[str, Code] = {
         Code("READY_NOT_TENPAI", "非法听牌", "illegal ready declaration",
              "听 declared with a hand that is not ready (tenpai) after the discard"),
         Code("READY_TWICE", "重复听牌", "second ready declaration",
-             "听 declared by a seat that has already declared it", variants="hebei"),
+             "听 declared by a seat that has already declared it", variants="hebei,guangdong_gg5"),
         Code("READY_LOCK_BREACH", "听后换牌", "ready lock breach",
              "after 听 the seat must discard the tile it just drew", variants="hebei"),
         Code("READY_PON", "听后碰牌", "pon after ready",
@@ -80,8 +80,7 @@ CODES: dict[str, Code] = {
         Code("AUTO_WIN_MISSED", "托管漏胡", "auto-play missed a win",
              "a seat in auto-play (托管/timeout) could win and the system did not win for it"),
         Code("ROB_NOT_ROBBABLE", "抢杠违规", "robbing a kong that cannot be robbed",
-             "抢杠胡 declared on a 暗杠 or 直杠 (明杠 on a discard); only a 补杠 can be robbed",
-             variants="guangdong_tdh"),
+             "抢杠胡 declared on a 暗杠 or a 直杠 (明杠 on a discard); only a 补杠 can be robbed"),
         # Ningxiang (SPEC NX).
         Code("WILD_DISCARDED", "打出纯王", "wildcard discarded",
              "a 纯王 (wildcard) may never be discarded; nor may a 推倒胡 鬼牌 (赖子)", variants="ningxiang,guangdong_tdh"),
@@ -129,6 +128,19 @@ CODES: dict[str, Code] = {
         Code("HORSE_MISMAPPED", "买马错算", "wrong horse mapping",
              "horses were counted from the wrong seat: from the winner, or from the discarder in 一炮多响 "
              "(1/5/9/东 that seat, 2/6/南/中 下家, 3/7/西/发 对家, 4/8/北/白 上家)", variants="guangdong_tdh"),
+        # Guangdong 鸡平胡 family (SPEC GD-JPH: 鸡平胡 爆胡3番 and 贵港 爆胡5番).
+        Code("FAN_CAP_NOT_APPLIED", "爆胡未封顶", "cap not applied",
+             "a hand inside the cap was paid above the 爆胡 cap (3番 or 5番): its patterns and 附加 "
+             "(自摸, 风位, 风圈, 三元, 听) never break through it", variants="guangdong_jph3,guangdong_gg5"),
+        Code("FAN_FLOOR_NOT_APPLIED", "未按爆胡计", "cap floor not applied",
+             "一炮三响, 杠上开花, 海底捞月 and 抢杠胡 pay a hand below the cap as the cap "
+             "(不满爆胡的牌型按爆胡计)", variants="guangdong_jph3,guangdong_gg5"),
+        Code("EXTRAS_ON_SPECIAL", "特殊牌型加番", "additions on a special hand",
+             "a special hand (爆胡以外, e.g. 清一色, 十三幺) is paid alone, as the highest special it makes: "
+             "no 自摸/风位/风圈/三元/听 附加 and no second special (不再叠加其他番种)", variants="guangdong_jph3,guangdong_gg5"),
+        Code("LIABILITY_IGNORED", "包牌未执行", "liability (包) ignored",
+             "the liable seat pays the win's shares, not the usual payers: 抢杠包三家, 杠上开花包杠, "
+             "十二张落地包自摸 (包先不包后), 大四喜包自摸, 九张落地包胡", variants="guangdong_jph3,guangdong_gg5"),
         # Settlement.
         Code("SETTLEMENT_MISMATCH", "结算不符", "settlement mismatch",
              "the payments the platform made differ from the recomputed settlement"),

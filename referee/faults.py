@@ -40,7 +40,7 @@ from referee.codes import applies_to
 from referee.outcome import KongInfo, Outcome, WinInfo
 from referee.builder import fill_claim
 from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, progress
-from referee.state import CONCEALED, EXPOSED, KONG, Meld
+from referee.state import CONCEALED, EXPOSED, KONG, Meld, Seat
 from referee.verdict import ERROR
 
 RECORD = -1  # label event_index for a fault in the record as a whole (wall, deal, claimed result)
@@ -670,7 +670,8 @@ def ron_after_passing(ctx: Context) -> Injected | None:
         m, discarder, tile = a.moments[j + 1], a.events[j].seat, discard_tile(a.events[j])
         drawer = (discarder + 1) % 4
         sites.extend((j, s, w) for s in range(4) if s not in (discarder, drawer) and ctx.can_win(m, s, tile)
-                     and not m.auto[s] for w in ctx.waits(m.hands[s], m.melds[s]) if w not in ctx.analysis.wilds)
+                     and not m.auto[s] for w in ctx.waits(m.hands[s], m.melds[s]) if w not in ctx.analysis.wilds
+                     and locked_after(ctx.rules, tile, w))
 
     def build(site) -> Injected:
         j, seat, tile = site
@@ -689,6 +690,14 @@ def ron_after_passing(ctx: Context) -> Injected | None:
         return Injected(ctx.play_on(j + 1, forged, wall=wall, finish=False), j + 4)
 
     return ctx.attempt(sites, build)
+
+
+def locked_after(rules: Ruleset, passed: int, tile: int) -> bool:
+    """Does the ruleset's 漏胡 rule bar a win on `tile` after a seat passed a win on `passed`
+    (every tile, or that kind only)?"""
+    seat = Seat(-1)
+    rules.missed_win.passed(seat, A.Action(A.RON, passed))
+    return rules.missed_win.issue(seat, A.Action(A.RON, tile), tile) is not None
 
 
 # -- the fault kinds: 听 ------------------------------------------------------------------------------
@@ -920,25 +929,6 @@ def discard_win_forbidden(ctx: Context) -> Injected | None:
         return Injected(record, index)
 
     return ctx.attempt(ctx.let_go_sites(lambda m, s, t: bool(winners(m, s, t))), build)
-
-
-def rob_unrobbable_kong(ctx: Context) -> Injected | None:
-    """Another seat declares 抢杠胡 on a 暗杠 or a 明杠 on a discard, where only a 补杠 can be robbed;
-    the log ends there."""
-    if not applies_to("ROB_NOT_ROBBABLE", ctx.rules.name):
-        return None
-    events = ctx.clean.events
-    kongs = [i for i, e in enumerate(events) if e.WhichOneof("kind") == "kong"
-             and e.kong.kind in (pb.CONCEALED, pb.EXPOSED)]
-    index = ctx.pick(kongs)
-    if index is None:
-        return None
-    record = ctx.copy()
-    del record.events[index + 1:]
-    konger = events[index].seat
-    robber = ctx.rng.choice([s for s in range(4) if s != konger])
-    record.events.append(win_event(robber, pb.ROB_KONG, T.from_proto(events[index].kong.tile)))
-    return Injected(record, index + 1)
 
 
 def wrong_wilds(ctx: Context) -> Injected | None:
@@ -1401,6 +1391,64 @@ def dashai_ron_not_nearest(ctx: Context) -> Injected | None:
         return c.attempt([site for site in kong_sites(c) if sum(map(bool, wins(site))) >= 2], build)
 
     return clean_or_long(ctx, place)
+def rob_unrobbable_kong(ctx: Context) -> Injected | None:
+    """A seat declares 抢杠胡 on a 暗杠, or on a 直杠 just made on a discard, where only a 补杠 can be
+    robbed; the log ends there."""
+    rules, a = ctx.rules, ctx.analysis
+    kinds = {pb.CONCEALED: CONCEALED, pb.EXPOSED: EXPOSED}
+    sites = []
+    for j, event in enumerate(a.events):
+        if event.WhichOneof("kind") != "kong" or kinds.get(event.kong.kind) in (None, *rules.robbable_kongs):
+            continue
+        busy = {event.seat}
+        if event.kong.kind == pb.EXPOSED:  # the claim window is open: the discarder and who declared in it
+            d = max(i for i in a.discards() if i < j)
+            busy |= {a.events[d].seat} | {a.events[i].seat for i in range(d + 1, j)}
+        sites.extend((j, s) for s in range(4) if s not in busy)
+    site = ctx.pick(sites)
+    if site is None:
+        return None
+    j, seat = site
+    record = ctx.copy()
+    del record.events[j + 1:]
+    record.events.append(pb.Event(seat=seat, win=pb.Win(kind=pb.ROB_KONG, tile=a.events[j].kong.tile)))
+    return Injected(record, j + 1)
+
+
+def misapplied_claim(ctx: Context, code: str) -> Injected | None:
+    """The claimed result a platform pays when it gets the rule `code` names wrong (the ruleset's
+    misapplied hook), where that changes the payments and the referee would name nothing else."""
+    record, outcome = claimed_fault(ctx), ctx.analysis.outcome
+    if record is None or not applies_to(code, ctx.rules.name):
+        return None
+    wrong = ctx.rules.misapplied(outcome, code)
+    if wrong is None:
+        return None
+    for field in ("payments", "kong_payments"):
+        record.claimed.ClearField(field)
+        getattr(record.claimed, field).extend(getattr(wrong, field))
+    explained = ctx.rules.explain_mismatch(outcome, record.claimed)
+    return Injected(record, RECORD) if explained and explained[0] == code else None
+
+
+def cap_not_applied(ctx: Context) -> Injected | None:
+    """The platform pays a hand inside the 爆胡 cap for all its 番, above the cap."""
+    return misapplied_claim(ctx, "FAN_CAP_NOT_APPLIED")
+
+
+def floor_not_applied(ctx: Context) -> Injected | None:
+    """The platform pays a 杠上开花, 海底捞月, 抢杠 or 一炮三响 hand below the cap it must be paid as."""
+    return misapplied_claim(ctx, "FAN_FLOOR_NOT_APPLIED")
+
+
+def extras_on_special(ctx: Context) -> Injected | None:
+    """The platform adds 附加 (自摸, 风位, 风圈, 三元, 听) to a special hand, which is paid alone."""
+    return misapplied_claim(ctx, "EXTRAS_ON_SPECIAL")
+
+
+def liability_ignored(ctx: Context) -> Injected | None:
+    """The platform charges a liable win (包) to its usual payers instead of the liable seat."""
+    return misapplied_claim(ctx, "LIABILITY_IGNORED")
 
 
 # -- the catalogue ---------------------------------------------------------------------------------
@@ -1463,10 +1511,14 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("dashai_ron_not_nearest", "DASHAI_RON_NOT_NEAREST", dashai_ron_not_nearest),
         FaultKind("wild_kong", "WILD_IN_MELD", wild_kong),
         FaultKind("discard_win_forbidden", "JIHU_ON_DISCARD", discard_win_forbidden),
-        FaultKind("rob_unrobbable_kong", "ROB_NOT_ROBBABLE", rob_unrobbable_kong),
         FaultKind("wrong_wilds", "WILDS_MISMATCH", wrong_wilds),
         FaultKind("wrong_horse_tile", "HORSE_MISMATCH", wrong_horse_tile),
         FaultKind("horses_wrong_anchor", "HORSE_MISMAPPED", horses_wrong_anchor),
+        FaultKind("rob_unrobbable_kong", "ROB_NOT_ROBBABLE", rob_unrobbable_kong),
+        FaultKind("cap_not_applied", "FAN_CAP_NOT_APPLIED", cap_not_applied),
+        FaultKind("floor_not_applied", "FAN_FLOOR_NOT_APPLIED", floor_not_applied),
+        FaultKind("extras_on_special", "EXTRAS_ON_SPECIAL", extras_on_special),
+        FaultKind("liability_ignored", "LIABILITY_IGNORED", liability_ignored),
     )
 }
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from referee import actions as A
 from referee import tiles as T
-from referee.codes import CODES, applies_to
+from referee.codes import CODES
 from referee.legal import Legality
 from referee.phases import Claim, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
@@ -207,10 +207,28 @@ class Replay:
             if value not in defined:
                 self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {value}, which {enum.DESCRIPTOR.name} "
                           f"does not define", fatal=True)
+        if kind == "win" and event.win.kind == pb.ROB_KONG and not isinstance(self.phase, Rob):
+            self.check_rob(event)
         if kind == "auto_play":  # 托管 markers may come at any time
             self.table.seats[event.seat].auto_play = event.auto_play.on
         elif kind in NOT_HERE and kind not in self.rules.declarations and not isinstance(self.phase, Ended):
             self.flag("ILLEGAL_ACTION", event.seat, NOT_HERE[kind].format(name=self.rules.name), fatal=True)
+
+    def check_rob(self, event: pb.Event) -> None:
+        """A win logged as robbing a kong with no rob window open: if it answers a kong just made
+        (a 暗杠, a 明杠 on a discard: kinds the rule book does not let be robbed), that is the
+        finding; otherwise the phase judges the event as it would any misplaced win."""
+        events = self.record.events
+        at = self.index - 1
+        while at >= 0 and events[at].WhichOneof("kind") in ("pass", "win"):
+            at -= 1  # other declarations on the same kong
+        if at < 0 or events[at].WhichOneof("kind") != "kong" or events[at].seat == event.seat:
+            return
+        kong = events[at].kong
+        label = {pb.CONCEALED: "暗杠", pb.EXPOSED: "明杠", pb.ADDED: "补杠", pb.BORROWED: "借子杠"}.get(kong.kind, "杠")
+        robbable = "/".join(KONG_LABELS[k] for k in self.rules.robbable_kongs) or "no kong"
+        self.flag("ROB_NOT_ROBBABLE", event.seat, f"seat {event.seat} declared 抢杠胡 on seat {events[at].seat}'s "
+                  f"{label}; in {self.rules.name} only a {robbable} can be robbed", fatal=True)
 
     def close_window(self, closer: pb.Event | None) -> None:
         """Resolve an open window as if `closer` (or the end) came next."""
@@ -453,12 +471,6 @@ class Replay:
         """Take one seat's declaration in the window; False when the event closes the window."""
         if kind not in CLAIMS or event.seat == phase.discarder:
             return False
-        if kind == "win" and event.win.kind == pb.ROB_KONG and applies_to("ROB_NOT_ROBBABLE", self.rules.name):
-            konger = next((s for s, (a, _) in phase.declared.items() if a.kind == A.KONG_EXPOSED), None)
-            if konger is not None:  # the 明杠 just declared on the discard is what it would rob
-                self.flag("ROB_NOT_ROBBABLE", event.seat, f"seat {event.seat} declared 抢杠胡 on seat {konger}'s 明杠 "
-                          f"{T.label(phase.tile)} on a discard; only a "
-                          f"{'/'.join(KONG_LABELS[k] for k in self.rules.robbable_kongs)} can be robbed", fatal=True)
         action = self.claim_action(kind, event, phase.tile)
         if action is None:
             return False
@@ -654,12 +666,6 @@ class Replay:
                 self.flag("ILLEGAL_EXHAUSTIVE_DRAW", event.seat, f"荒庄 declared with {max(live, 0)} live tiles "
                           f"left and seat {phase.seat} to draw", fatal=True)
             return self.end_drawn()
-        if kind == "win" and phase.replacement and event.seat != phase.seat and event.win.kind == pb.ROB_KONG \
-                and applies_to("ROB_NOT_ROBBABLE", self.rules.name):
-            kong = self.outcome.kongs[-1]
-            self.flag("ROB_NOT_ROBBABLE", event.seat, f"seat {event.seat} declared 抢杠胡 on seat {kong.seat}'s "
-                      f"{KONG_LABELS[kong.kong_kind]} {T.label(kong.tile)}; only a "
-                      f"{'/'.join(KONG_LABELS[k] for k in self.rules.robbable_kongs)} can be robbed", fatal=True)
         if kind != "draw" or event.seat != phase.seat:
             if not phase.replacement and live <= 0:
                 self.flag("EVENT_AFTER_END", event.seat, f"{kind} by seat {event.seat} after the wall ran out "

@@ -17,6 +17,8 @@ from referee.verdict import PatternScore, Settlement
 
 PUNG, CHOW = "pung", "chow"
 ADD, TIMES = "add", "times"  # a pattern adds its value, or multiplies the hand's value by it
+ALONE = "alone"  # a special hand (爆胡以外): counted alone, never with the ADD patterns (FanCount)
+HOUSE = -1  # the payee of a house fee (the QQ coin rooms' 系统回收): it leaves the table
 
 
 class HandContext(NamedTuple):
@@ -146,17 +148,62 @@ def worth(scored: list[Pattern]) -> int:
     return added(scored) * factor(scored)
 
 
-def best_reading(patterns: tuple[Pattern, ...], views: list[HandView]) -> tuple[HandView, list[Pattern]]:
-    """The reading worth most to the winner (SPEC REC-global-2); the first one on a tie."""
+def best_reading(patterns: tuple[Pattern, ...], views: list[HandView],
+                 value: Callable[[list[Pattern]], int] = worth) -> tuple[HandView, list[Pattern]]:
+    """The reading worth most to the winner (SPEC REC-global-2); the first one on a tie.
+    `value` says what a reading's patterns are worth (default: `worth`)."""
     best = None
     for view in views:
         scored = evaluate(patterns, view)
-        total = worth(scored)
+        total = value(scored)
         if best is None or total > best[0]:
             best = (total, view, scored)
     if best is None:
         raise ValueError("a winning hand with no reading")
     return best[1], best[2]
+
+
+@dataclass(frozen=True)
+class FanCount:
+    """A 番 total under an 爆胡 cap (封顶), for the rule books that double per 番 (鸡平胡 2^番,
+    大连 2^(番−1)): ADD patterns add up and their total is clipped at `cap` (None: no cap);
+    ALONE patterns (specials, "爆胡以外") are taken alone, never with the ADD ones and never
+    capped: the highest one, or their sum with `specials_add`. A floor ("不满N番按N番计") raises
+    the total to at least a minimum after that (`floored`)."""
+    cap: int | None = None
+    specials_add: bool = False
+
+    def counted(self, scored: list[Pattern]) -> list[Pattern]:
+        """The patterns that make the total: the special(s) alone if there is one, else the ADD ones."""
+        specials = [p for p in scored if p.kind == ALONE]
+        if not specials:
+            return [p for p in scored if p.kind == ADD]
+        return specials if self.specials_add else [max(specials, key=lambda p: p.value)]
+
+    def uncapped(self, scored: list[Pattern]) -> int:
+        return sum(p.value for p in self.counted(scored))
+
+    def total(self, scored: list[Pattern]) -> int:
+        """The hand's 番: the special(s), or the ADD patterns clipped at the cap."""
+        counted = self.counted(scored)
+        fan = sum(p.value for p in counted)
+        if self.cap is not None and counted and counted[0].kind == ADD:
+            return min(fan, self.cap)
+        return fan
+
+    def capped(self, scored: list[Pattern]) -> bool:
+        """Did the cap clip this total?"""
+        return self.total(scored) < self.uncapped(scored)
+
+    @staticmethod
+    def floored(fan: int, floor: int | None) -> int:
+        """A total raised to a floor ("不满N番的牌型按N番计，大于N番按实际牌型计"); None: no floor."""
+        return fan if floor is None else max(fan, floor)
+
+
+def doubled(fan: int, unit: int = 1, offset: int = 0) -> int:
+    """unit × 2^(fan − offset): 鸡平胡 pays 2^番 (offset 0), 大连 2^(番−1) per payer (offset 1)."""
+    return unit * 2 ** max(fan - offset, 0)
 
 
 # -- the settlement pipeline ---------------------------------------------------------------------
@@ -172,10 +219,15 @@ class Priced:
 def shares(win: WinInfo) -> list[tuple[int, int]]:
     """(payer, whose share) for a win: a self-draw is paid by the three others, a win on a
     discard (or a robbed kong) by the discarder. Liability rules pass their own: the liable
-    seat paying other seats' shares (包)."""
+    seat paying other seats' shares (包; referee/parts/liability.py)."""
     if win.kind == A.SELF_WIN:
-        return [((win.seat + k) % 4, (win.seat + k) % 4) for k in (1, 2, 3)]
+        return self_draw_shares(win)
     return [(win.from_seat, win.from_seat)]
+
+
+def self_draw_shares(win: WinInfo) -> list[tuple[int, int]]:
+    """The three other seats' shares, each paid by its own seat (a self-draw)."""
+    return [((win.seat + k) % 4, (win.seat + k) % 4) for k in (1, 2, 3)]
 
 
 def pay_wins(ledger: "Ledger", outcome: Outcome, price: Callable[[WinInfo], Priced],
@@ -214,17 +266,28 @@ class Ledger:
         if amount:
             self.transfers.append(Transfer(payer, payee, amount, reason, kong))
 
+    def fee(self, payer: int, amount: int, reason: str) -> None:
+        """A house fee: the amount leaves the table, so the hand no longer nets to zero."""
+        self.pay(payer, HOUSE, amount, reason)
+
+    def scale(self, factor: int) -> None:
+        """Every transfer so far times a factor (a room coefficient)."""
+        for t in self.transfers:
+            t.amount *= factor
+
     def nets(self, kong_only: bool = False) -> tuple[int, ...]:
         net = [0, 0, 0, 0]
         for t in self.transfers:
             if kong_only and not t.kong:
                 continue
             net[t.payer] -= t.amount
-            net[t.payee] += t.amount
+            if t.payee != HOUSE:
+                net[t.payee] += t.amount
         return tuple(net)
 
     def lines(self) -> tuple[str, ...]:
-        return tuple(f"seat {t.payer} -> seat {t.payee}: {t.amount} ({t.reason})" for t in self.transfers)
+        return tuple(f"seat {t.payer} -> {'the house' if t.payee == HOUSE else f'seat {t.payee}'}: {t.amount} "
+                     f"({t.reason})" for t in self.transfers)
 
     def cap(self, limit: int) -> None:
         """Clip each seat's net to ±limit, keeping the hand zero-sum.

@@ -1,4 +1,4 @@
-"""Writes samples/archives/samples.tfrecord: every Hebei, Ningxiang and Guangdong 推倒胡 sample record, plus
+"""Writes samples/archives/samples.tfrecord: every sample record of every ruleset, plus
 deliberate damage so an audit shows every table: a smashed byte inside one frame, garbage
 between two frames, a frame whose payload is no GameRecord, and a truncated tail.
 
@@ -11,14 +11,17 @@ ROOT = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT.parent))
 
 from referee import archive, records  # noqa: E402
+from referee.rules import RULESETS  # noqa: E402
 
+# Every ruleset's samples, in registry order (new rulesets come last: the damage stays put).
+RULESET_DIRS = [name for name in RULESETS if (ROOT / name).is_dir()]
 OUT = ROOT / "archives" / "samples.tfrecord"
 
 
 def build() -> tuple[bytes, int]:
     """The archive's bytes and how many records it holds."""
-    paths = sorted(p for d in ("hebei", "ningxiang") for p in (ROOT / d).glob("*.textproto"))
-    paths += sorted((ROOT / "guangdong_tdh").glob("*.textproto"))  # after the others: the damage stays where it was
+    # Directory by directory, so the damage below stays on the same records as rulesets are added.
+    paths = [p for d in RULESET_DIRS for p in sorted((ROOT / d).glob("*.textproto"))]
     frames = [archive.frame(records.to_binary(records.read_record(p))) for p in paths]
     smashed = bytearray(frames[3])
     smashed[len(smashed) // 2] ^= 0xFF  # its payload CRC no longer matches

@@ -1,12 +1,11 @@
-"""Writes samples/hebei/, samples/ningxiang/ and samples/guangdong_tdh/: hand-scripted records with their
-expected verdicts.
+"""Writes samples/<ruleset>/ for every ruleset: hand-scripted records with their expected verdicts.
 
     python samples/make_samples.py     # rewrite the samples (deterministic)
 
 Every sample starts with comment lines the tests read:
     # expect-status: clean | violations | unreplayable
     # expect: CODE@EVENT_INDEX (or CODE@record), one per finding, info notes included
-The expectations here are written by hand from SPEC HB, NX and GD-TDH, never copied from the referee.
+The expectations here are written by hand from the SPEC, never copied from the referee.
 """
 from __future__ import annotations
 
@@ -82,6 +81,14 @@ def _():
     b = HandBuilder("hb-kong-flower").deal(DEALER, "123m456m12p99sEEE", JUNK_2, JUNK_3)
     b.discard(0, "F").draw(1, "E").kong(1, "concealed", "E").draw(1, "3p", replacement=True)
     return b.win(1, "self", "3p").build()
+
+
+@sample("rob_not_robbable", "violations", ["ROB_NOT_ROBBABLE@3"],
+        "seat 2 declares 抢杠胡 on seat 1's 暗杠 of E; only a 补杠 can be robbed (HB-A6)")
+def _():
+    b = HandBuilder("hb-rob-concealed").deal(DEALER, "123m456m12p99sEEE", JUNK_2, JUNK_3)
+    b.discard(0, "F").draw(1, "E").kong(1, "concealed", "E").win(2, "rob", "E")  # 0-2, the rob at 3
+    return b.build(claim=False)
 
 
 def exhaustive(game_id: str) -> HandBuilder:
@@ -358,6 +365,7 @@ def write_all(root: pathlib.Path) -> None:
     """Write every sample under root/<ruleset>/<name>.textproto."""
     import ningxiang_samples  # noqa: F401  (registers the Ningxiang samples)
     import guangdong_tdh_samples  # noqa: F401  (registers the Guangdong 推倒胡 samples)
+    import guangdong_jph_samples  # noqa: F401  (registers the 鸡平胡 family samples)
 
     for key, (status, expect, about, fn) in SAMPLES.items():
         record = fn()

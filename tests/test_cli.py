@@ -11,6 +11,7 @@ import pytest
 
 from referee import archive, records
 from referee.cli import main
+from referee.rules import RULESETS
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
@@ -49,23 +50,27 @@ def test_every_sample_gives_its_expected_verdict(capsys, path):
         assert verdict["reason"]
 
 
+def sample_codes(ruleset: str) -> set[str]:
+    seen = set()
+    for path in (SAMPLES / ruleset).glob("*.textproto"):
+        seen.update(e.split("@")[0] for e in expectations(path)[1])
+    return seen
+
+
 def test_hebei_samples_cover_every_hebei_and_common_code():
-    from referee.codes import CODES
+    from referee.codes import CODES, applies_to
 
-    seen = set()
-    for path in (SAMPLES / "hebei").glob("*.textproto"):
-        seen.update(e.split("@")[0] for e in expectations(path)[1])
-    hebei_codes = {c.code for c in CODES.values() if c.variants in ("all", "hebei")}
-    assert hebei_codes - seen == set()
+    hebei_codes = {c.code for c in CODES.values() if applies_to(c.code, "hebei")}
+    assert hebei_codes - sample_codes("hebei") == set()
 
 
-def test_ningxiang_samples_cover_every_ningxiang_code():
-    from referee.codes import CODES
+@pytest.mark.parametrize("ruleset", ["ningxiang", "guangdong_jph3", "guangdong_gg5"])
+def test_samples_cover_every_code_of_their_ruleset(ruleset):
+    """Each code a ruleset reports beyond the common ones has a sample of that ruleset."""
+    from referee.codes import CODES, applies_to
 
-    seen = set()
-    for path in (SAMPLES / "ningxiang").glob("*.textproto"):
-        seen.update(e.split("@")[0] for e in expectations(path)[1])
-    assert {c.code for c in CODES.values() if c.variants == "ningxiang"} - seen == set()
+    own = {c.code for c in CODES.values() if c.variants != "all" and applies_to(c.code, ruleset)}
+    assert own - sample_codes(ruleset) == set()
 
 
 def test_guangdong_tdh_samples_cover_every_tdh_code_and_ending():
@@ -93,7 +98,7 @@ def test_samples_are_regenerated_byte_for_byte(tmp_path):
     fresh = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*.textproto"))
     for path in fresh:
         assert (tmp_path / path).read_bytes() == (SAMPLES / path).read_bytes(), path
-    checked_in = sorted(p.relative_to(SAMPLES) for ruleset in ("hebei", "ningxiang", "guangdong_tdh")
+    checked_in = sorted(p.relative_to(SAMPLES) for ruleset in RULESETS
                         for p in (SAMPLES / ruleset).glob("*.textproto"))
     assert fresh == checked_in
 

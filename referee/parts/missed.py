@@ -6,6 +6,7 @@ what it costs afterwards. The marks live on the seat (Seat.ron_locked, Seat.self
 from __future__ import annotations
 
 from referee import actions as A
+from referee import tiles as T
 
 Issue = tuple[str, str] | None
 RON_LOCKED = "RON_AFTER_MISSED_WIN"
@@ -52,8 +53,14 @@ class SameKindUntilMove(AnyUntilDraw):
     name = "same_kind_until_draw"
 
     def passed(self, seat, win):
-        if win.kind != A.SELF_WIN:
+        if win.kind != A.SELF_WIN:  # passing a robbable 补杠 counts as passing its tile (J.4 [REC])
             seat.ron_locked = (seat.ron_locked if isinstance(seat.ron_locked, set) else set()) | {win.tile}
+
+    def issue(self, seat, action, tile):
+        if action.kind != A.SELF_WIN and isinstance(seat.ron_locked, set) and tile in seat.ron_locked:
+            return RON_LOCKED, (f"seat {seat.index} passed a win on {T.label(tile)} and may not win on it until it "
+                                f"next draws, calls or makes a kong (动牌)")
+        return None
 
 
 class Permanent(NoMissedWinRule):

@@ -146,6 +146,12 @@ class Ruleset:
         """A more specific code for a claimed settlement that differs from ours, if one fits."""
         return None
 
+    def misapplied(self, outcome: Outcome, code: str):
+        """The Settlement a platform pays when it gets the one rule a settlement code names wrong
+        (a cap not applied, a liability ignored), or None when this rule book has no such slip or
+        it changes nothing here. explain_mismatch and the fault injector (referee/faults.py) use it."""
+        return None
+
     # -- the wall ---------------------------------------------------------------------------
     @property
     def wall_size(self) -> int:
