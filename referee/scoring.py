@@ -159,6 +159,28 @@ def best_reading(patterns: tuple[Pattern, ...], views: list[HandView]) -> tuple[
     return best[1], best[2]
 
 
+# -- 番 that differ by payer, and doubling ---------------------------------------------------------
+@dataclass(frozen=True)
+class PayerFan:
+    """A 番 item priced per payer: it may apply to one payer and not another (大连: 放炮 only to
+    the discarder, 未开门 only to a payer who has not opened, 庄家 when the winner or the payer
+    deals). `applies(win, payer, outcome)`."""
+    name: str
+    gloss: str
+    value: int
+    applies: Callable[[WinInfo, int, Outcome], bool]
+
+
+def payer_fan(items: Iterable[PayerFan], win: WinInfo, payer: int, outcome: Outcome) -> list[PayerFan]:
+    """The items that apply between this winner and this payer."""
+    return [item for item in items if item.applies(win, payer, outcome)]
+
+
+def doubled(fan: int, base: int = 1) -> int:
+    """滚滚番: 2^(番 − 1) × base (大连 DL.6 "2的（总番-1）次方 × 房间基本分"); 0 番 pays nothing."""
+    return base << (fan - 1) if fan > 0 else 0
+
+
 # -- the settlement pipeline ---------------------------------------------------------------------
 @dataclass
 class Priced:

@@ -219,8 +219,9 @@ class SelfPlay:
     def discard_action(self, tile: int, legal: list[A.Action]) -> A.Action:
         """The discard, declaring 听 with it now and then where that is legal."""
         declare = [a for a in legal if a.tile == tile and a.kind in A.DECLARES]
-        if declare and self.rng.random() < self.policy.ready:
-            return declare[0]
+        # After a 吃听 the discard must declare; otherwise now and then, the kind by chance if several.
+        if declare and (A.Action(A.DISCARD, tile) not in legal or self.rng.random() < self.policy.ready):
+            return declare[0] if len(declare) == 1 else self.rng.choice(declare)
         return A.Action(A.DISCARD, tile)
 
     def cost(self, hand: list[int], open_hand: bool) -> int:
@@ -335,7 +336,7 @@ class SelfPlay:
                 continue
             for action in legal:
                 if action.kind in A.CALLS and self.call_helps(seat, action, phase.tile):
-                    key = (A.PRIORITY[action.kind], -self.replay.table.distance(phase.discarder, seat))
+                    key = (self.rules.priority[action.kind], -self.replay.table.distance(phase.discarder, seat))
                     if best is None or key > best[0]:
                         best = (key, seat, action)
         if best is None:
@@ -348,7 +349,7 @@ class SelfPlay:
         s = self.seat(seat)
         hand = list(s.hand)
         before = self.cost(hand, any(m.is_open for m in s.melds))
-        if action.kind == A.CHI:
+        if action.kind in (A.CHI, A.CHI_READY):
             for t in (action.tile, action.tile + 1, action.tile + 2):
                 if t != tile:
                     hand[t] -= 1

@@ -19,7 +19,7 @@ def win(seat, kind, hand, tile, melds=(), from_seat=None, **flags):
 
 def settle(*wins, kongs=(), exhaustive=False, **options):
     rules = get_ruleset("hebei", {k: str(v) for k, v in options.items()})
-    return rules.settle(Outcome(DEALER, list(wins), list(kongs), exhaustive))
+    return rules.settle(Outcome(DEALER, list(wins), list(kongs), exhaustive=exhaustive))
 
 
 def names(settlement, seat):
