@@ -4,10 +4,12 @@ from __future__ import annotations
 from typing import Mapping
 
 from referee.rules.base import Option, Ruleset, RulesetError
+from referee.rules.dalian import Dalian
+from referee.rules.harbin import Harbin
 from referee.rules.hebei import Hebei
 from referee.rules.ningxiang import Ningxiang
 
-RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei, Ningxiang)}
+RULESETS: dict[str, type[Ruleset]] = {cls.name: cls for cls in (Hebei, Ningxiang, Harbin, Dalian)}
 
 
 def get_ruleset(name: str, options: Mapping[str, str] | None = None,
