@@ -190,8 +190,8 @@ class Dalian(BaoFamily):
     def price(self, win, outcome: Outcome) -> Priced:
         base = self["dl_base"]
         items = {p: payer_fan(self.fans, win, p, outcome) for p in range(4) if p != win.seat}
-        seen: dict[str, int] = {}
-        for found in items.values():
+        seen: dict[str, int] = {}  # the breakdown: each item some payer owes
+        for found in (items[share] for _, share in self.shares(win)):
             for item in found:
                 seen.setdefault(item.name, item.value)
 
