@@ -1,4 +1,4 @@
-"""Writes samples/archives/samples.tfrecord: every Hebei and Ningxiang sample record, plus
+"""Writes samples/archives/samples.tfrecord: every sample record (Hebei, Ningxiang, Harbin, Dalian), plus
 deliberate damage so an audit shows every table: a smashed byte inside one frame, garbage
 between two frames, a frame whose payload is no GameRecord, and a truncated tail.
 
@@ -13,11 +13,12 @@ sys.path.insert(0, str(ROOT.parent))
 from referee import archive, records  # noqa: E402
 
 OUT = ROOT / "archives" / "samples.tfrecord"
+DIRECTORIES = ("hebei", "ningxiang", "harbin", "dalian")  # in this order; the damage falls on the first ones
 
 
 def build() -> tuple[bytes, int]:
     """The archive's bytes and how many records it holds."""
-    paths = sorted(p for d in ("hebei", "ningxiang") for p in (ROOT / d).glob("*.textproto"))
+    paths = [p for d in DIRECTORIES for p in sorted((ROOT / d).glob("*.textproto"))]
     frames = [archive.frame(records.to_binary(records.read_record(p))) for p in paths]
     smashed = bytearray(frames[3])
     smashed[len(smashed) // 2] ^= 0xFF  # its payload CRC no longer matches

@@ -1,11 +1,11 @@
-"""Writes samples/hebei/ and samples/ningxiang/: hand-scripted records with their expected verdicts.
+"""Writes samples/<ruleset>/ (hebei, ningxiang, harbin, dalian): hand-scripted records with their expected verdicts.
 
     python samples/make_samples.py     # rewrite the samples (deterministic)
 
 Every sample starts with comment lines the tests read:
     # expect-status: clean | violations | unreplayable
     # expect: CODE@EVENT_INDEX (or CODE@record), one per finding, info notes included
-The expectations here are written by hand from SPEC HB and NX, never copied from the referee.
+The expectations here are written by hand from the SPEC (HB, NX, HRB, DL), never copied from the referee.
 """
 from __future__ import annotations
 
@@ -356,6 +356,8 @@ def _():
 def write_all(root: pathlib.Path) -> None:
     """Write every sample under root/<ruleset>/<name>.textproto."""
     import ningxiang_samples  # noqa: F401  (registers the Ningxiang samples)
+    import harbin_samples  # noqa: F401  (registers the Harbin samples)
+    import dalian_samples  # noqa: F401  (registers the Dalian samples)
 
     for key, (status, expect, about, fn) in SAMPLES.items():
         record = fn()

@@ -33,7 +33,7 @@ def run_report(*argv) -> int:
 
 @pytest.fixture(scope="module")
 def audit_dir(tmp_path_factory) -> pathlib.Path:
-    """`mjref audit samples/archives --out DIR`: 64 records in, 60 verdicts and 4 error rows."""
+    """`mjref audit samples/archives --out DIR`: 129 records in, 125 verdicts and 4 error rows."""
     out = tmp_path_factory.mktemp("audit") / "out"
     manifest = J.run_audit(J.AuditConfig(inputs=[str(ARCHIVE)], out=str(out), progress_interval=0))
     assert manifest["reconciliation"]["ok"]
@@ -54,7 +54,7 @@ def table(out: pathlib.Path, name: str) -> pa.Table:
 def test_counts_reconcile_with_the_manifest(audit_copy):
     manifest = json.loads((audit_copy / "manifest.json").read_text())
     f = R.compute(audit_copy)
-    assert f.games + f.errors == manifest["records_in"]["total"] == 64
+    assert f.games + f.errors == manifest["records_in"]["total"] == 129
     assert f.by_status == manifest["verdicts"]["by_status"]
     assert f.mismatches == manifest["verdicts"]["settlement_mismatches"]
     assert {c: sum(per.values()) for c, per in f.by_code.items()} == manifest["violations"]["by_code"]
@@ -76,7 +76,7 @@ def test_figures_match_the_tables(audit_copy):
         per = by_code.setdefault(v["code"], {})
         per[rulesets[(v["source"], v["offset"])]] = per.get(rulesets[(v["source"], v["offset"])], 0) + 1
     assert f.by_code == by_code
-    assert set(f.by_code["MULTIPLE_RON"]) == {"hebei", "ningxiang"}  # one code, two rulesets
+    assert {"hebei", "ningxiang"} <= set(f.by_code["MULTIPLE_RON"])  # one code, several rulesets
     money = sum(sum(abs(c - r) for c, r in zip(g["claimed_payments"], g["recomputed_payments"])) // 2
                 for g in games if g["mismatch"])
     assert f.money_total == money > 0
@@ -162,7 +162,7 @@ def test_table_text_is_escaped(tmp_path):
 
 # -- in the browser ------------------------------------------------------------------------------
 def test_report_in_the_browser(browser, audit_copy, tmp_path):  # noqa: F811
-    run_report(audit_copy, "--views", 5)
+    run_report(audit_copy, "--views", 8)  # past the record-level (money) findings
     report = audit_copy / "report.html"
     views = set((audit_copy / "views").glob("*.html"))
     with opened(browser, report, allowed=views) as w:
