@@ -358,7 +358,7 @@ class Replay:
         s.version += 1
         s.river.append(action.tile)
         s.discarded = True
-        if action.kind in A.DECLARES:
+        if action.kind in A.DECLARES and not s.ready:  # a second declaration (READY_TWICE) changes nothing
             s.ready = A.DECLARES[action.kind]
             s.ready_waits = self.legality.waits(seat)
         last_tile = table.haidi_taker == seat and self.live() <= 0
@@ -443,6 +443,8 @@ class Replay:
         """Take one seat's declaration in the window; False when the event closes the window."""
         if event.seat == phase.discarder:
             return False
+        if kind == "win" and event.win.kind == pb.SELF_DRAW:
+            return False  # no claim on the discard: a self-drawn win after it (冲宝 on a 宝 seen before a draw)
         action = self.claim_action(kind, event, phase.tile)
         if action is None:
             return False

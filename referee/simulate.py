@@ -388,7 +388,7 @@ class SelfPlay:
                 for action in wins:
                     self.emit(phase.event_for(self.replay, seat, action))
                 return self.end()
-            if self.rng.random() < self.policy.log_pass:
+            if A.Action(A.PASS) in phase.legal(self.replay, seat) and self.rng.random() < self.policy.log_pass:
                 self.emit(phase.event_for(self.replay, seat, A.Action(A.PASS)))
         self.close_window(None)
 

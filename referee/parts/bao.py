@@ -289,12 +289,11 @@ class BaoLook(Phase):
         replay.phase = self.then
 
     def legal(self, replay, seat):
-        if seat != self.seat:
+        """冲宝 when the 宝 completes the hand. Declining needs no event: the draw closes the look (an
+        explicit 过 is taken, but one logged while a discard's window is open belongs to that window)."""
+        if seat != self.seat or self.part.chongbao_issue(replay, seat) is not None:
             return []
-        legal = [A.Action(A.PASS)]
-        if self.part.chongbao_issue(replay, seat) is None:
-            legal.append(A.Action(A.SELF_WIN, replay.table.indicator))
-        return legal
+        return [A.Action(A.SELF_WIN, replay.table.indicator)]
 
     def order(self, replay):
         return [self.seat]
