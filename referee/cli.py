@@ -13,6 +13,7 @@ from typing import Iterator
 
 from referee import archive, records
 from referee.codes import CODES
+from referee.match import MatchCheck
 from referee.rules import RULESETS
 from referee.verdict import CLEAN, UNREPLAYABLE, VIOLATIONS, Verdict
 from referee.verify import verify_bytes, verify_record
@@ -113,8 +114,16 @@ def render_text(source: str, verdict: Verdict) -> str:
 def cmd_verify(args) -> int:
     options = parse_options(args.option)
     worst = 0
+    matches = MatchCheck()  # records of one match are checked against the hand before them
     for source, item in iter_inputs(args.paths):
+        if isinstance(item, bytes):
+            try:
+                item = records.parse_binary(item)
+            except records.RecordError:
+                pass  # judged below: an unreadable verdict
         verdict = judge(item, options, args.trace)
+        if isinstance(item, records.GameRecord):
+            matches.check(item, verdict)
         if args.json:
             row = {"source": source, **verdict.to_json()}
             if args.trace:

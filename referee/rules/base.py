@@ -74,6 +74,8 @@ class Ruleset:
     # Claim priority after a discard: 胡 > 碰/杠 > 吃 (SPEC 0.3); a rule book may rank a call otherwise.
     priority: Mapping[str, int] = A.PRIORITY
     options: tuple[Option, ...] = ()
+    # Does settlement read GameRecord.match_state.consecutive_draws (checked across a match)?
+    reads_draws_before = False
     # Parts, replaced in configure() by the variants that have them.
     wall_end = PlayToTheEnd()
     kong_draw = TailReplacement()

@@ -34,6 +34,7 @@ class Harbin(BaoFamily):
     tile_kinds = tuple(range(27)) + (RED,)  # HRB.1: 108 suited tiles + 4 红中
     chi_from_left_only = True  # HRB.2: 吃 from the 上家, 吃听 from anyone
     multiple_ron = False  # HRB.2 截和 "不能一炮雙響"
+    reads_draws_before = True  # HRB-A6: 3 流局 in a row make the dealer liable (referee/match.py checks the count)
     options = (
         # Payment model (HRB.6.2): LOW confidence in the SPEC, so every number is an option.
         Option("hrb_pinghe", 1, "winner multiplier for 平和 (a win on a discard)", "HRB-A1"),
