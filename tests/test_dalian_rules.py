@@ -257,3 +257,73 @@ def test_no_concealed_kong_before_opening():
     b.discard(0, "1p").pon(1, "1p").discard(1, "E", ready=True).draw(2, "5m")  # 0-3
     verdict = judge(b.kong(2, "concealed", "1m").draw(2, "W", replacement=True).discard(2, "W"), clean=False)
     assert codes(verdict)[:1] == [("CONCEALED_KONG_UNOPENED", 4)]
+
+
+# -- options ---------------------------------------------------------------------------------------------
+def test_dealer_fan_for_the_winner_only_option():
+    verdict = judge(flip(around(ready(hand("dl-opt-dealer", dl_dealer_fan="winner")))).draw(1, "3p")
+                    .win(1, "self", "3p"))
+    assert verdict.recomputed.payments == (-8, 24, -8, -8)
+
+
+def test_bao_wins_are_not_self_draws_option():
+    b = flip(around(ready(hand("dl-opt-bao", dl_bao_is_self_draw=False))), tile="3p")
+    verdict = judge(b.win(1, "self", "3p"))
+    assert verdict.recomputed.payments == (-32, 64, -16, -16)
+
+
+def test_robbed_kong_paid_by_all_three_option():
+    b = hand("dl-opt-rob", d="258m457p3sNNSC66p", dl_rob_pays_as_discarder=False)
+    b.discard(0, "1p").pon(1, "1p").discard(1, "E").draw(2, "1s").discard(2, "6p").pon(3, "6p").discard(3, "N")
+    b.draw_discard(0, "7m").draw(1, "5m").discard(1, "5m", ready=True)
+    b.draw_discard(2, "8m").draw(3, "6p").kong(3, "added", "6p").win(1, "rob", "6p")
+    # 平胡 1 + 抢杠胡 2, + 庄家 and 未开门 for the dealer, + 未开门 for seat 2; seat 3 opened.
+    assert judge(b).recomputed.payments == (-16, 28, -8, -4)
+
+
+def test_no_missed_win_rule_option():
+    b = ready(hand("dl-opt-louhu", dl_missed_win_rule="none")).draw(2, "3p").discard(2, "3p").pass_(1)
+    verdict = judge(b.draw(3, "6p").discard(3, "6p").win(1, "discard", "6p"))
+    assert codes(verdict) == [("MISSED_WIN", 4)]
+
+
+def test_chi_from_any_seat_option():
+    b = hand("dl-opt-chi", b="234m78s45p99m11pEW", dl_chi_from_left_only=False)
+    b.discard(0, "W").draw(1, "P").discard(1, "P").draw(2, "6s").discard(2, "6s").chi(1, "78s").discard(1, "E")
+    verdict = judge(b.draw_discard(2, "1m"), clean=False)
+    assert codes(verdict) == [("HAND_INCOMPLETE", None)]
+
+
+def test_win_on_the_fourth_tile_of_a_pung_option():
+    """DL-A1 (supplement, off by default): a 听 seat drawing the 4th tile of a pung in hand may win."""
+    def script(**options):
+        b = hand("dl-opt-fourth", b="999s678s46p99m11pE", d="258m457p36sNNSCW", **options)
+        return flip(around(ready(b, jiating=True)), tile="3m").draw(1, "9s").win(1, "self", "9s")
+
+    verdict = judge(script(dl_win_on_4th_of_concealed_pung=True))
+    assert verdict.winners == (1,)
+    assert codes(judge(script(), clean=False)) == [("FALSE_WIN", 11)]
+
+
+def test_unit_options():
+    from referee import actions as A
+    from types import SimpleNamespace
+
+    kong_only = [Meld(KONG, T.parse("E")[0], 0, "exposed"), Meld(CHI, T.parse("1p")[0], 0)]
+    hand14 = T.counts(T.parse("99m234m678s345p"))
+    assert get_ruleset("dalian").win_reason(hand14, kong_only[:1]) is None
+    assert "刻子" in get_ruleset("dalian", {"dl_kong_counts_as_pung": "false"}).win_reason(hand14, kong_only[:1])
+    assert get_ruleset("dalian", {"dl_ready_kong_with_drawn": "false"}).ready.lock.kong_needs_drawn is False
+    view = SimpleNamespace(seats=[SimpleNamespace(melds=[], is_open=True)] * 4)
+    no_dragon_kongs = get_ruleset("dalian", {"dl_dragon_kongs": "false"})
+    assert no_dragon_kongs.forbid(view, 1, A.Action(A.KONG_EXPOSED, T.parse("C")[0]))[0] == "ILLEGAL_CALL"
+    assert get_ruleset("dalian").forbid(view, 1, A.Action(A.KONG_EXPOSED, T.parse("C")[0])) is None
+
+
+def test_jiahu_with_bao_option():
+    def script(**options):
+        return flip(around(ready(hand("dl-opt-jiahu", b=B_JIA, **options), jiating=True))).draw(1, "9s").win(
+            1, "self", "9s")
+
+    assert "夹胡" in patterns(judge(script()))
+    assert "夹胡" not in patterns(judge(script(dl_jiahu_with_bao=False)))

@@ -267,3 +267,57 @@ def test_call_at_four_tiles():
     assert rules.forbid(view, 1, A.Action(A.KONG_ADDED, 9)) is None  # HRB-A11: 补杠 is still allowed
     strict = get_ruleset("harbin", {"hrb_no_bugang_at_4": "true"})
     assert strict.forbid(view, 1, A.Action(A.KONG_ADDED, 9))[0] == "CALL_AT_FOUR"
+
+
+# -- options (HRB-A1 payment knobs and the other rulings) -------------------------------------------------
+def test_chuchong_pays_only_its_own_share_option():
+    b = ready(hand("hrb-opt-chuchong", hrb_chuchong_pays_all=False)).draw(2, "6m").discard(2, "6m")
+    assert payments(b.win(1, "discard", "6m")) == (0, 3, -3, 0)
+
+
+def test_ready_discarder_pays_alone_option():
+    b = ready(hand("hrb-opt-ting", c=C_READY, hrb_ting_discard_all_pay=False)).draw_discard(2, "5s")
+    b.draw(3, "4s").discard(3, "8p").pon(2, "8p").discard(2, "7s", ready=True)
+    b.draw(3, "2s").discard(3, "6s").pon(0, "6s").discard(0, "9p")
+    b.draw_discard(1, "4m").draw(2, "6m").discard(2, "6m").win(1, "discard", "6m")
+    assert payments(b) == (0, 1, -1, 0)
+
+
+def test_robbed_kong_paid_by_the_konger_alone_option():
+    b = hand("hrb-opt-rob", d="1345m2689p899s66m", hrb_rob_paid_by_all=False)
+    b.discard(0, "1p").pon(1, "1p").discard(1, "C").draw(2, "6m").discard(2, "6m").pon(3, "6m").discard(3, "5m")
+    b.draw_discard(0, "8p").draw(1, "5s").discard(1, "5s", ready=True)
+    b.draw_discard(2, "7s").draw(3, "6m").kong(3, "added", "6m").win(1, "rob", "6m")
+    assert payments(b) == (0, 2, 0, -2)  # 抢杠 = 自摸 (M 2) × seat 3's factor (open: 1)
+
+
+def test_old_bao_stays_at_the_tail_option():
+    """HRB-A9 off: after 换宝 the old 宝 stays at the tail and the new one is the tile before it."""
+    b = ready(hand("hrb-opt-old-bao", hrb_old_bao_dead=False)).draw(2, "3s").discard(2, "3s")
+    b.draw(3, "3s").discard(3, "3s").draw(0, "8p").discard(0, "3s").bao("4m", seat=1, change=True)
+    assert payments(b.draw(1, "4m").win(1, "self", "4m")) == (-9, 27, -9, -9)
+    assert get_ruleset("harbin", {"hrb_old_bao_dead": "false"}).live_tiles(_after_deal()) == 50
+
+
+def _after_deal():
+    wall = Wall([0] * 112)
+    wall.front = 53
+    return wall
+
+
+def test_wall_and_priority_options():
+    rules = get_ruleset("harbin", {"hrb_replacement_skips_reserve": "false", "hrb_chiting_yields_to_pon": "false",
+                                   "hrb_reserve_tiles": "10", "hrb_self_draw_only_last": "0"})
+    assert rules.wall_end.replacement_skip == 0 and rules.live_tiles(_after_deal()) == 48
+    assert not rules.wall_end.ron_forbidden(1)
+    from referee import actions as A
+
+    assert rules.priority[A.CHI_READY] > rules.priority[A.PON]
+    assert get_ruleset("harbin").priority[A.CHI_READY] < get_ruleset("harbin").priority[A.PON]
+
+
+def test_hongzhong_pair_option():
+    rules = get_ruleset("harbin", {"hrb_hongzhong_pair_for_pung": "false"})
+    hand14 = T.counts(T.parse("CC234m456p789s123s"))
+    assert get_ruleset("harbin").win_reason(hand14, []) is None
+    assert "刻" in rules.win_reason(hand14, [])
