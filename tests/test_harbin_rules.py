@@ -63,7 +63,7 @@ MODEL_C, MODEL_D = "2468m2468p2s8s9s7m5m", "1379m1379p139s6m2m"
 MODELS = [
     # label, B's 13, A's call tile, B's call (kind, shown), B's 听 discard, B's winning draw, the final hand
     ("HRB-1 中中 234 456 777 678", "CC234m456p777s67s", "8s", ("chi", "67s"), "4p", "4p"),
-    ("HRB-2 55 123 678 444 234", "55m123p678s44s234m", "4s", ("pon", "4s"), "1p", "1p"),
+    ("HRB-2 55 123 678 444 234", "55m123p678s44s234m", "4s", ("pon", "4s"), "2m", "2m"),
     ("HRB-3 55 234 789 444 234", "55m234m789p44s234s", "4s", ("pon", "4s"), "7p", "7p"),
     ("HRB-4 中中中 234 678 567 88", "CCC234m678p67s88s", "5s", ("chi", "67s"), "8s", "8s"),
 ]
@@ -224,6 +224,20 @@ def test_plain_chi_from_a_seat_that_is_not_the_upper_one_is_a_violation():
     b.discard(0, "4p").draw(1, "7m").discard(1, "7m").draw(2, "9p").discard(2, "8s").chi(1, "67s").discard(1, "4p")
     verdict = judge(b.draw_discard(2, "3p"), clean=False)
     assert codes(verdict)[:1] == [("CHI_NOT_FROM_LEFT", 6)]
+
+
+def test_ready_conditions_hold_on_the_declared_hand():
+    """HRB.3: 幺九 at the 听 itself: 23m waiting on 1m or 4m would bring a 1 only with the win."""
+    rules = get_ruleset("harbin")
+    melds = [_pon("5p")]
+    hand = T.counts(T.parse("23m345s678m88s"))
+    assert rules.valid_waits(hand, melds) == tuple(T.parse("1m"))  # the win on 4m has no 幺九 either
+    issue = rules.ready_conditions(None, 1, None, tuple(hand), melds)
+    assert issue[0] == "READY_CONDITIONS" and "幺" in issue[1]
+    dui_dao = T.counts(T.parse("234m456p22s99s"))  # no 刻 but 对倒 on 2s / 9s, with a 吃 of 123s
+    from referee.state import CHI as CHI_MELD, Meld as M
+
+    assert rules.ready_conditions(None, 1, None, tuple(dui_dao), [M(CHI_MELD, T.parse("1s")[0], 0)]) is None
 
 
 def test_ready_needs_an_open_hand():

@@ -19,7 +19,7 @@ from referee.parts.bao import LAST, Bao
 from referee.parts.ready import DiscardReady, ReadyLock
 from referee.parts.walls import Reserve
 from referee.rules.base import Option, Outcome
-from referee.rules.northern import CHOW, PUNG, BaoFamily
+from referee.rules.northern import CHI, CHOW, PUNG, BaoFamily
 from referee.scoring import Ledger, Priced, pay_wins, settlement
 from referee.verdict import Settlement
 
@@ -109,6 +109,33 @@ class Harbin(BaoFamily):
         if not self.has_set(v, PUNG) and not (v.decomposition.pair == RED and self["hrb_hongzhong_pair_for_pung"]):
             return "no 刻 (and no 红中 pair, and no 对倒 wait)"
         return None
+
+    def declaration_issue(self, view, seat, action, hand, melds, valid):
+        """HRB.3: at 听 the hand itself (melds included) holds a 幺 or 九 (红中, HRB-A2), two suits, and
+        a 刻 (a called or concealed triplet, a kong), a 红中 pair, or a 对倒 wait."""
+        from referee.outcome import WinInfo
+        from referee.scoring import HandView
+
+        v = HandView(WinInfo(seat, A.READY_DISCARD, None, None, list(hand), list(melds), 0), "standard")
+        issue = self.hand_issue(v)
+        if issue is None and not self.declared_pung(hand, melds, valid):
+            issue = "no 刻 in hand (\"聽牌時,牌中必須帶至少一組刻牌\"), no 红中 pair and no 对倒 wait"
+        if issue:
+            return "READY_CONDITIONS", f"seat {seat} declared 听 with {T.format_counts(list(hand))}: {issue}"
+        return None
+
+    def declared_pung(self, hand, melds, valid) -> bool:
+        if any(m.kind != CHI for m in melds) or any(c >= 3 for c in hand):
+            return True
+        if self["hrb_hongzhong_pair_for_pung"] and hand[RED] >= 2:
+            return True
+        for t in valid:  # 对倒: the winning tile makes one of two pairs a 刻
+            if hand[t] == 2:
+                trial = list(hand)
+                trial[t] += 1
+                if any((PUNG, t) in v.concealed_sets for v in self.valid_readings(trial, melds)):
+                    return True
+        return False
 
     # -- HRB.6.3 卡当 -------------------------------------------------------------------------
     def kadang(self, rest, melds, tile: int) -> bool:
