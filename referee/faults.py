@@ -281,14 +281,18 @@ class Context:
         code = T.to_proto(tile)
         if wall[m.front] == code:
             return wall
-        logged = (lambda i: m.positions[i]) if m.positions is not None else (lambda i: i)
-        shown = self.analysis.indicator_positions
-        spots = [logged(q) for q in range(m.front + 1, m.back) if wall[logged(q)] == code and logged(q) not in shown]
+        spots = [q for q in self.undrawn_places(m)[1:] if wall[q] == code]
         if not spots:
             return None
         q = spots[0]
         wall[m.front], wall[q] = wall[q], wall[m.front]
         return wall
+
+    def undrawn_places(self, m: Moment) -> list[int]:
+        """The logged wall indexes of the undrawn wall at a moment, the next draw's first, less the
+        places an indicator flip reveals."""
+        places = m.positions[m.front:m.back] if m.positions is not None else range(m.front, m.back)
+        return [q for q in places if q not in self.analysis.indicator_positions]
 
     def spare_positions(self) -> list[int]:
         """Wall positions the hand never uses: not drawn, not revealed (a bird, an indicator)."""
@@ -306,7 +310,7 @@ class Context:
         a, sites = self.analysis, []
         for k in a.normal_draws():
             m, seat = a.moments[k], a.events[k].seat
-            undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]} - set(self.analysis.wilds)
+            undrawn = {T.from_proto(self.clean.wall[q]) for q in self.undrawn_places(m)} - set(self.analysis.wilds)
             for tile in sorted(undrawn):
                 if any(m.auto[s] and self.can_win(m, s, tile) for s in range(4)):
                     continue  # a seat in 托管 would have to win on it
@@ -323,6 +327,8 @@ class Context:
         forged = [Legal(pb.Event(seat=seat, draw=pb.Draw(tile=code))),
                   Legal(pb.Event(seat=seat, discard=pb.Discard(tile=code)))]
         wall = self.rigged_wall(self.analysis.moments[k], tile)
+        if wall is None:
+            raise NoPlace  # no undrawn copy to put under the draw
         record = self.play_on(k, forged + declarations, wall=wall, options=options, then=then, finish=finish)
         return record, k + 2
 

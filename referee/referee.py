@@ -38,6 +38,7 @@ ENUM_FIELDS = {"win": ("kind", pb.WinKind), "kong": ("kind", pb.KongKind), "disc
                "chi": ("ready", pb.ReadyKind),
                "ready": ("kind", pb.ReadyKind), "indicator": ("kind", pb.IndicatorKind)}
 READY_ACTIONS = {pb.TING: A.READY_DISCARD, pb.JIATING: A.JIATING_DISCARD, pb.BAOTING: A.READY_DISCARD}
+DEFINED = {kind: frozenset(enum.values()) for kind, (_name, enum) in ENUM_FIELDS.items()}  # built once
 
 
 class Unreplayable(Exception):
@@ -193,7 +194,7 @@ class Replay:
         """Proto3 keeps an enum value the schema does not define: it is a finding, never a crash."""
         name, enum = ENUM_FIELDS[kind]
         value = getattr(getattr(event, kind), name)
-        if value not in enum.values():
+        if value not in DEFINED[kind]:
             self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {value}, which {enum.DESCRIPTOR.name} does not "
                       f"define", fatal=True)
 

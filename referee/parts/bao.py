@@ -63,7 +63,10 @@ class Bao(NoWilds):
         table.parts[self.name] = BaoState()
 
     def state(self, table) -> BaoState:
-        return table.parts.setdefault(self.name, BaoState())
+        state = table.parts.get(self.name)
+        if state is None:
+            state = table.parts[self.name] = BaoState()
+        return state
 
     def has_seen(self, state: BaoState | None, seat: int, ready: bool) -> bool:
         """Has this 听 seat looked at the current 宝? (哈尔滨: a 听 seat may look whenever it likes.)"""
