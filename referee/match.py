@@ -5,8 +5,9 @@ A record carries what its ruleset needs from earlier hands (哈尔滨: the 流�
 for the 3-流局 包牌), so that it can be judged alone. When the records of a match come together
 (a directory, an archive), each one is checked against the hand just before it: a hand after a
 流局 counts one more than that hand did, a hand after a win counts none. Records are taken in
-the order given; a hand whose predecessor has not been seen (or did not reach its end) is not
-checked.
+the order given; a hand is checked only when the hand before it (hand_index − 1) has been seen,
+reached its end and handed the deal to this record's dealer (its claimed next dealer): records
+that merely share a match id, such as independently dealt simulated hands, are not a sequence.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from referee.verdict import ERROR, UNREPLAYABLE, VIOLATIONS, Verdict, Violation
 class HandFacts:
     drawn: bool  # the hand ended in 流局
     draws_before: int  # the record's own match_state.consecutive_draws
+    next_dealer: int | None  # the dealer its claimed result hands the deal to
 
 
 class MatchCheck:
@@ -37,7 +39,8 @@ class MatchCheck:
         hands = self.hands.setdefault(record.match_id, {})
         before = hands.get(record.hand_index - 1) if record.hand_index else None
         claimed = record.match_state.consecutive_draws
-        if before is not None and rules is not None and rules.reads_draws_before:
+        follows = before is not None and before.next_dealer == record.dealer  # the deal was handed on to it
+        if follows and rules is not None and rules.reads_draws_before:
             expected = before.draws_before + 1 if before.drawn else 0
             if claimed != expected:
                 code = CODES["MATCH_STATE_MISMATCH"]
@@ -49,4 +52,5 @@ class MatchCheck:
                     f"so {expected}", ERROR))
                 verdict.status = VIOLATIONS
         if verdict.recomputed is not None:  # the hand reached its end
-            hands[record.hand_index] = HandFacts(not verdict.winners, claimed)
+            handed = record.claimed.next_dealer if record.claimed.has_next_dealer else None
+            hands[record.hand_index] = HandFacts(not verdict.winners, claimed, handed)

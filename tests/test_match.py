@@ -12,9 +12,10 @@ from referee.cli import main
 NOBODY_READY = ("234m14679p13566sC", "78789m345p11p22sC", "119m2288p469s5m6p7s", "1345m26899p899s6s")
 
 
-def drawn_hand(index: int, draws_before: int):
-    b = HandBuilder(f"match-{index}", ruleset="harbin", seed=index).deal(*NOBODY_READY).bao("3s")
-    record = b.match_state(draws_before).discard(0, "1p").play_out(1).build()
+def drawn_hand(index: int, draws_before: int, dealer: int = 0):
+    hands = [NOBODY_READY[(seat - dealer) % 4] for seat in range(4)]  # the 14 tiles go to the dealer
+    b = HandBuilder(f"match-{index}", ruleset="harbin", seed=index, dealer=dealer).deal(*hands).bao("3s")
+    record = b.match_state(draws_before).discard(dealer, "1p").play_out((dealer + 1) % 4).build()
     return stamp(record, index)
 
 
@@ -56,7 +57,7 @@ def test_a_wrong_count_is_reported_on_the_record_that_carries_it(tmp_path, capsy
 
 
 def test_a_win_resets_the_count(tmp_path, capsys):
-    hands = [drawn_hand(0, 0), liable_hand(1, 1), drawn_hand(2, 1)]
+    hands = [drawn_hand(0, 0), liable_hand(1, 1), drawn_hand(2, 1, dealer=1)]  # seat 1 won: it deals next
     code, verdicts = verify_dir(tmp_path, capsys, hands)
     assert [v["status"] for v in verdicts] == ["clean", "clean", "violations"]
     assert verdicts[2]["violations"][0]["code"] == "MATCH_STATE_MISMATCH"
@@ -65,3 +66,9 @@ def test_a_win_resets_the_count(tmp_path, capsys):
 def test_one_record_alone_is_not_checked(tmp_path, capsys):
     code, verdicts = verify_dir(tmp_path, capsys, [liable_hand(3, 2)])
     assert code == 0 and verdicts[0]["status"] == "clean"
+
+
+def test_hands_that_do_not_hand_the_deal_on_are_no_sequence(tmp_path, capsys):
+    """A 流局 keeps the dealer; a next record dealt by another seat is not that hand's successor."""
+    code, verdicts = verify_dir(tmp_path, capsys, [drawn_hand(0, 0), drawn_hand(1, 0, dealer=1)])
+    assert code == 0 and [v["status"] for v in verdicts] == ["clean", "clean"]
