@@ -24,6 +24,7 @@ PASS = "pass"
 OPENING_READY = "ready at the deal"  # 报听: no discard, right after the deal
 TAKE_HAIDI = "take the last tile"  # 海底漫游: the last tile is offered around
 REVEAL = "reveal two tiles"  # 打筛: a kong resolved by two revealed tiles
+FLIP = "flip the indicator"  # a 宝 (or 换宝) that is due before the next draw
 
 # The ready declaration each action makes (actions.TING etc. are the Seat.ready values).
 TING, JIATING, BAOTING = "听", "夹听", "报听"

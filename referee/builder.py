@@ -47,11 +47,22 @@ class HandBuilder:
         self.last_tiles: list[int] = []
         self.front_draws: list[int] = []
         self.back_draws: list[int] = []
+        # Rule books whose script places tiles by wall position (a replacement from before a reserve,
+        # a 宝 flip) keep the wall as the script takes from it: logged wall index -> tile.
+        self.positional = bool(self.rules.wall_end.replacement_skip) or hasattr(self.rules.wilds, "flip_event")
+        self.slots: dict[int, int] = {}
+        self.sym = Wall(list(range(self.rules.wall_size)))
+        self.sym.front = DEALT
+        self.bao_changes = 0
 
     # -- the deal and the draws -----------------------------------------------------------------
     def deal(self, *hands) -> "HandBuilder":
         """Four hands in seat order; the dealer's has 14 tiles (its last one is the 14th dealt)."""
         self.hands = [_tiles(h) for h in hands]
+        for seat, hand in enumerate(self.hands):
+            want = 14 if seat == self.record.dealer else 13
+            if len(hand) != want:
+                raise ValueError(f"seat {seat} is dealt {len(hand)} tiles, not {want}: {T.format_tiles(hand)}")
         return self
 
     def _event(self, seat: int) -> pb.Event:
@@ -63,24 +74,33 @@ class HandBuilder:
                 and t != self.front_flip[1]:
             raise ValueError(f"the indicator {T.label(self.front_flip[1])} was flipped at the front of the wall: "
                              f"the next draw takes it, not {T.label(t)}")
-        (self.back_draws if replacement else self.front_draws).append(t)
+        if self.positional and replacement:
+            self._place(self.sym.take_back(self.rules.wall_end.replacement_skip), t)
+        else:
+            (self.back_draws if replacement else self.front_draws).append(t)
+            if not replacement:
+                self.sym.take_front()
         self._event(seat).draw.CopyFrom(pb.Draw(tile=T.to_proto(t), replacement=replacement))
         return self
 
     # -- actions ----------------------------------------------------------------------------
-    def discard(self, seat: int, tile, ready: bool = False) -> "HandBuilder":
+    def discard(self, seat: int, tile, ready: bool = False, jiating: bool = False) -> "HandBuilder":
         event = self._event(seat)
         event.discard.tile = T.to_proto(_tiles(tile)[0])
-        if ready:
-            event.discard.ready = pb.TING
+        if ready or jiating:
+            event.discard.ready = pb.JIATING if jiating else pb.TING
         return self
 
     def pon(self, seat: int, tile) -> "HandBuilder":
         self._event(seat).pon.tile = T.to_proto(_tiles(tile)[0])
         return self
 
-    def chi(self, seat: int, shown) -> "HandBuilder":
-        self._event(seat).chi.tiles.extend(T.to_proto(t) for t in _tiles(shown))
+    def chi(self, seat: int, shown, ready: bool = False) -> "HandBuilder":
+        """吃 showing these two tiles; with `ready` it is a 吃听 (its discard declares 听)."""
+        event = self._event(seat)
+        event.chi.tiles.extend(T.to_proto(t) for t in _tiles(shown))
+        if ready:
+            event.chi.ready = pb.TING
         return self
 
     def kong(self, seat: int, kind: str, tile) -> "HandBuilder":
@@ -122,6 +142,38 @@ class HandBuilder:
         self._event(seat).horses.CopyFrom(pb.HorseSetAside(tiles=[T.to_proto(t) for t in shown],
                                                            wall_index=[first - k for k in range(len(shown))]))
         return self
+
+    def bao(self, tile, seat: int | None = None, stacks: int | None = None, change: bool = False) -> "HandBuilder":
+        """A 宝 flip (or 换宝 with `change`): the tile goes where the rule book's 宝 lies: the last
+        wall tile (哈尔滨: the old 宝 leaves play first, or stays behind it), or `stacks` stacks from
+        the back of the undrawn wall (大连's dice)."""
+        t = _tiles(tile)[0]
+        part, sym = self.rules.wilds, self.sym
+        if stacks is None:
+            index = sym.back - 1 - (1 if change and part.old_leaves_play else 0)
+            if not part.old_leaves_play:
+                index = sym.back - 1 - self.bao_changes - (1 if change else 0)
+        else:
+            index = sym.back - 2 * stacks
+        position = sym.positions[index]
+        self._place(position, t)
+        if change and stacks is None and part.old_leaves_play:
+            sym.remove(sym.back - 1)
+        self.bao_changes += change
+        kind = pb.BAO_CHANGE if change else pb.BAO
+        self._event(self.record.dealer if seat is None else seat).indicator.CopyFrom(
+            pb.IndicatorFlip(kind=kind, tile=T.to_proto(t), wall_index=position))
+        return self
+
+    def match_state(self, consecutive_draws: int) -> "HandBuilder":
+        """流局 in a row before this hand, as the platform keeps it (哈尔滨 3-流局 包牌)."""
+        self.record.match_state.consecutive_draws = consecutive_draws
+        return self
+
+    def _place(self, position: int, tile: int) -> None:
+        if self.slots.get(position, tile) != tile:
+            raise ValueError(f"wall[{position}] is placed twice: {T.label(self.slots[position])} and {T.label(tile)}")
+        self.slots[position] = tile
 
     def baoting(self, seat: int) -> "HandBuilder":
         self._event(seat).ready.kind = pb.BAOTING
@@ -167,6 +219,14 @@ class HandBuilder:
         only hands that cannot win on them keep the record clean. `next_seat` is who would
         draw next.
         """
+        if self.positional:
+            rest = iter(self.rest_tiles())
+            while self.rules.live_tiles(self.sym) > leave:
+                position = self.sym.positions[self.sym.front]
+                self.draw_discard(seat, self.slots[position] if position in self.slots else next(rest))
+                seat = (seat + 1) % 4
+            self.next_seat = seat
+            return self.exhaustive_draw() if end else self
         wall = Wall([0] * (self.rules.wall_size - DEALT))
         wall.front, wall.replacements = len(self.front_draws), len(self.back_draws)
         wall.back -= len(self.back_draws) + (self.indicator is not None) + len(self.set_aside)
@@ -200,6 +260,8 @@ class HandBuilder:
         """The tiles the script has not placed yet, in the order the wall will hold them:
         the rest of the set in seed order, then the pinned last tiles not yet drawn."""
         front, tail = self._deal_order() + self.front_draws + self._pending_flip(), self._tail()
+        if self.positional:
+            tail = [t for position, t in sorted(self.slots.items()) if position >= len(front)]
         live_end = self.rules.wall_size - len(tail)
         overlap = max(0, len(front) - (live_end - len(self.last_tiles)))
         pinned = self.last_tiles[overlap:]
@@ -220,8 +282,18 @@ class HandBuilder:
         return [next(next_tile[s]) for s in deal_seats(self.record.dealer)]
 
     def layout_wall(self) -> list[int]:
-        """Deal, then the scripted draws, then the rest of the set, then the back of the wall."""
-        return self._deal_order() + self.front_draws + self._pending_flip() + self.rest_tiles() + self._tail()
+        """Deal, then the scripted draws, then the rest of the set, then the back of the wall (or,
+        placing by position, every placed tile where it lies and the rest of the set around them)."""
+        if not self.positional:
+            return self._deal_order() + self.front_draws + self._pending_flip() + self.rest_tiles() + self._tail()
+        front = self._deal_order() + self.front_draws + self._pending_flip()
+        wall: list[int | None] = front + [None] * (self.rules.wall_size - len(front))
+        for position, t in self.slots.items():
+            if wall[position] is not None and wall[position] != t:
+                raise ValueError(f"wall[{position}] is drawn as {T.label(wall[position])} and placed as {T.label(t)}")
+            wall[position] = t
+        rest = iter(self.rest_tiles())
+        return [t if t is not None else next(rest) for t in wall]
 
     def build(self, claim: bool = True, strict: bool = True) -> pb.GameRecord:
         """The finished record; with `claim` the claimed result is the referee's own settlement.

@@ -19,6 +19,7 @@ from typing import Iterator
 from referee import archive, records
 from referee import options as O
 from referee.codes import CODES
+from referee.match import MatchCheck
 from referee.rules import RULESETS
 from referee.verdict import CLEAN, DECLARED, IMPLIED, UNREPLAYABLE, VIOLATIONS, Verdict
 from referee.verify import verify_bytes, verify_record
@@ -246,9 +247,17 @@ def cmd_verify(args) -> int:
 
     totals = Totals()
     worst = 0
+    matches = MatchCheck()  # records of one match are checked against the hand before them
     try:
         for source, item, weight in walk_inputs(args.paths):
+            if isinstance(item, bytes):
+                try:
+                    item = records.parse_binary(item)
+                except records.RecordError:
+                    pass  # judged below: an unreadable verdict
             verdict = judge(item, options, args.trace)
+            if isinstance(item, records.GameRecord):
+                matches.check(item, verdict)
             totals.add(verdict, item)
             if not args.only_findings or verdict.status != CLEAN or verdict.violations:
                 emit(render_json(source, verdict, args.trace) if args.json else render_text(source, verdict))

@@ -54,7 +54,8 @@ CODES: dict[str, Code] = {
         Code("ILLEGAL_CALL", "非法吃碰杠", "illegal call",
              "a 吃/碰/杠 the seat's tiles or the situation do not allow"),
         Code("CHI_NOT_FROM_LEFT", "非上家吃", "chi not from the left",
-             "吃 is allowed only on the discard of the seat's 上家", variants="ningxiang,guangdong_jph3,guangdong_gg5"),
+             "吃 is allowed only on the discard of the seat's 上家 (哈尔滨: unless it is a 吃听)",
+             variants="ningxiang,guangdong_jph3,guangdong_gg5,harbin,dalian"),
         Code("RON_AFTER_MISSED_WIN", "漏胡后抓炮", "win after a passed win",
              "the seat passed a win and may not win on a discard until it draws or changes its hand (鸡平胡: "
              "that tile kind only, until it next 动牌)", variants="ningxiang,guangdong_tdh,guangdong_jph3,guangdong_gg5"),
@@ -67,9 +68,9 @@ CODES: dict[str, Code] = {
         Code("READY_NOT_TENPAI", "非法听牌", "illegal ready declaration",
              "听 declared with a hand that is not ready (tenpai) after the discard"),
         Code("READY_TWICE", "重复听牌", "second ready declaration",
-             "听 declared by a seat that has already declared it", variants="hebei,guangdong_gg5"),
+             "听 declared by a seat that has already declared it", variants="hebei,guangdong_gg5,harbin,dalian"),
         Code("READY_LOCK_BREACH", "听后换牌", "ready lock breach",
-             "after 听 the seat must discard the tile it just drew", variants="hebei"),
+             "after 听 the seat must discard the tile it just drew", variants="hebei,harbin,dalian"),
         Code("READY_PON", "听后碰牌", "pon after ready",
              "after 听 the seat may not 碰", variants="hebei"),
         Code("READY_KONG_BREAKS_TENPAI", "听后杠破听", "kong breaks the ready hand",
@@ -81,6 +82,33 @@ CODES: dict[str, Code] = {
              "a seat in auto-play (托管/timeout) could win and the system did not win for it"),
         Code("ROB_NOT_ROBBABLE", "抢杠违规", "robbing a kong that cannot be robbed",
              "抢杠胡 declared on a 暗杠 or a 直杠 (明杠 on a discard); only a 补杠 can be robbed"),
+        Code("WIN_WITHOUT_READY", "未听胡牌", "win without a ready declaration",
+             "only a seat that has declared 听 may win (哈尔滨 \"只有在聽牌狀態下才可胡牌\", 大连 \"不报上听的玩家不可以和牌\")",
+             variants="harbin,dalian"),
+        Code("RON_IN_LAST_DRAWS", "最后四张不点炮", "win on a discard in the last draws",
+             "the last live draws win by self-draw only: nobody may win on a discard made after one of them",
+             variants="harbin"),
+        Code("WIN_AFTER_PASSED_WIN", "漏胡后胡牌", "win after passing one for good",
+             "a seat that passed a win on a discard may not win on a discard again this hand, and one that "
+             "passed a self-drawn win (冲宝/摸宝 included) may not win by self-draw again", variants="dalian,harbin"),
+        Code("READY_NOT_OPEN", "未开门听牌", "ready declaration before opening",
+             "听 needs 开门 first: at least one 吃, 碰 or 明杠 (a 暗杠 does not open the hand)",
+             variants="harbin,dalian"),
+        Code("READY_CONDITIONS", "听牌条件不符", "ready hand fails the conditions",
+             "the hand after the 听 discard waits on no tile that makes a legal win (哈尔滨: 幺九, a 刻, two suits, "
+             "a sequence, 4 tiles in hand; 大连: 三色全, 幺九, a 刻, a sequence)", variants="harbin,dalian"),
+        Code("READY_CALL", "听后吃碰杠", "call after ready",
+             "after 听 the seat may not 吃, 碰 or 明杠 another seat's discard", variants="harbin,dalian"),
+        Code("READY_WAITS_CHANGED", "听后换听", "waits changed after ready",
+             "after 听 a kong is allowed only if the hand keeps the same waits (大连: and only with the tile just drawn)",
+             variants="harbin,dalian"),
+        Code("CALL_AT_FOUR", "手把一", "call at four tiles in hand",
+             "with four tiles left in hand no more 吃, 碰 or 杠 (a call would leave one tile to wait on); 补杠 "
+             "stays allowed", variants="harbin,dalian"),
+        Code("WIN_CONDITIONS", "胡牌条件不符", "win fails the conditions",
+             "the hand has the shape of a win but not its conditions (哈尔滨: a sequence, a 刻 or 红中 pair, 幺九, two "
+             "suits; 大连: 三色全, 幺九 unless honors, a 刻 unless a dragon pair, a sequence, not 手把一, no dragon "
+             "triplet in hand)", variants="harbin,dalian"),
         # Ningxiang (SPEC NX).
         Code("WILD_DISCARDED", "打出纯王", "wildcard discarded",
              "a 纯王 (wildcard) may never be discarded; nor may a 推倒胡 鬼牌 (赖子)", variants="ningxiang,guangdong_tdh"),
@@ -141,6 +169,22 @@ CODES: dict[str, Code] = {
         Code("LIABILITY_IGNORED", "包牌未执行", "liability (包) ignored",
              "the liable seat pays the win's shares, not the usual payers: 抢杠包三家, 杠上开花包杠, "
              "十二张落地包自摸 (包先不包后), 大四喜包自摸, 九张落地包胡", variants="guangdong_jph3,guangdong_gg5"),
+        # The 宝 family: Harbin and Dalian (SPEC HRB, DL).
+        Code("BAO_MISSING", "未翻宝/未换宝", "宝 not set when due",
+             "a 宝 was due before this draw and the record has none: three tiles of the 宝 kind lie in the discards "
+             "(换宝), or a 听 seat draws and no 宝 has been chosen yet (大连), or the deal's 宝 was never flipped (哈尔滨)",
+             variants="harbin,dalian"),
+        Code("BAO_UNDUE", "非时翻宝", "宝 set when not due",
+             "a 宝 flip or 换宝 where none is due (换宝 needs three tiles of the 宝 kind in the discards)",
+             variants="harbin,dalian"),
+        Code("PON_DRAGON", "碰中发白", "pon of a dragon",
+             "红中、发财、白板 may not be pong'd: dragons are only a pair or a kong", variants="dalian"),
+        Code("CONCEALED_KONG_UNOPENED", "未开门暗杠", "concealed kong before opening",
+             "a seat that has not opened (no 吃, 碰 or 明杠) may not make a 暗杠 (\"未开门的玩家不能暗杠\")",
+             variants="dalian"),
+        Code("JIATING_ILLEGAL", "非法夹听", "illegal 夹听",
+             "夹听 needs a single winning tile that completes an edge (12→3, 89→7) or closed (n_n+2) wait",
+             variants="dalian"),
         # Settlement.
         Code("SETTLEMENT_MISMATCH", "结算不符", "settlement mismatch",
              "the payments the platform made differ from the recomputed settlement"),
@@ -152,6 +196,9 @@ CODES: dict[str, Code] = {
              "the platform's next dealer differs from the dealer rule"),
         Code("CLAIM_MALFORMED", "结算记录不全", "malformed claimed result",
              "the claimed result does not give one payment per seat"),
+        Code("MATCH_STATE_MISMATCH", "局间状态不符", "match state mismatch",
+             "the record's match state (流局 in a row before it) disagrees with the earlier hands of its match",
+             variants="harbin"),
     )
 }
 

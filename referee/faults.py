@@ -34,7 +34,8 @@ from referee import actions as A
 from referee import archive, records
 from referee import tiles as T
 from referee.proto import record_pb2 as pb
-from referee.referee import Claim, Halt, Replay, Rob, Turn, Unreplayable
+from referee.parts.bao import BAO_CHANGE
+from referee.referee import Claim, DrawDue, Halt, Replay, Rob, Turn, Unreplayable
 from referee.rules import Ruleset, RulesetError, get_ruleset
 from referee.codes import applies_to
 from referee.outcome import KongInfo, Outcome, WinInfo
@@ -49,6 +50,7 @@ MAX_TRIES = 8  # places a kind tries (in seeded order) before it skips a record
 NO_KIND_YET = "no fault kind yet (its sample under samples/ covers it)"
 SKIPPED_CODES = {
     "MISSED_WIN": "an info note (漏胡 allowed in Hebei), not a fault",
+    "MATCH_STATE_MISMATCH": "a finding across the records of a match: one record cannot carry it (tests/test_match.py)",
 }
 
 
@@ -84,13 +86,21 @@ class Moment:
     front: int  # wall position of the next normal draw
     back: int  # end of the undrawn part (replacements come from just before it)
     live: int
+    indicator: int | None = None  # the flipped indicator (宝) now
+    wild_draw: tuple[bool, ...] = (False,) * 4  # the seat's drawn tile is a wildcard for it (摸宝)
+    locked: tuple[bool, ...] = (False,) * 4  # the seat passed a win and its 漏胡 rule holds it
+    positions: tuple[int, ...] | None = None  # each undrawn place's index in the logged wall, if shifted
 
 
 def snapshot(replay: Replay) -> Moment:
-    seats, wall = replay.table.seats, replay.table.wall
+    seats, wall, rules = replay.table.seats, replay.table.wall, replay.rules
+    wild = tuple(s.drawn is not None and rules.drawn_wild_wins(replay.view, i, s.drawn) for i, s in enumerate(seats))
+    shifted = bool(wall.positions) and wall.positions[-1] != len(wall.positions) - 1
     return Moment(tuple(list(s.hand) for s in seats), tuple([replace(m) for m in s.melds] for s in seats),
                   tuple(s.ready for s in seats), tuple(s.auto_play for s in seats), tuple(replay.last_draw),
-                  wall.front, wall.back, replay.live())
+                  wall.front, wall.back, replay.live(), replay.table.indicator, wild,
+                  tuple(s.ron_locked is not None or s.self_locked for s in seats),
+                  tuple(wall.positions) if shifted else None)
 
 
 class Analysis:
@@ -120,6 +130,10 @@ class Analysis:
         self.flipped = {e.indicator.wall_index for e in record.events if e.WhichOneof("kind") == "indicator"}
         self.wilds = replay.table.wilds
         self.after_hand_tiles = sum(len(part.due(replay)) for part in rules.after_hand)  # birds
+        self.final_positions = list(replay.table.wall.positions)
+        # Wall places an indicator flip revealed: a fault that moves their tile would break the flip.
+        self.indicator_positions = {e.indicator.wall_index for e in record.events
+                                    if e.WhichOneof("kind") == "indicator" and e.indicator.wall_index}
 
     def kind(self, index: int) -> str | None:
         return self.events[index].WhichOneof("kind") if 0 <= index < len(self.events) else None
@@ -264,19 +278,26 @@ class Context:
         if wall[m.front] == code:
             return wall
         if m.front in self.analysis.flipped:
-            return None
-        spots = [q for q in range(m.front + 1, m.back) if wall[q] == code]
+            return None  # that draw takes a flipped indicator, logged at the flip too
+        spots = [q for q in self.undrawn_places(m)[1:] if wall[q] == code]
         if not spots:
             return None
         q = spots[0]
         wall[m.front], wall[q] = wall[q], wall[m.front]
         return wall
 
-    def spare_positions(self) -> range:
-        """Wall positions the hand never uses: not drawn, not revealed, not a bird."""
+    def undrawn_places(self, m: Moment) -> list[int]:
+        """The logged wall indexes of the undrawn wall at a moment, the next draw's first, less the
+        places an indicator flip reveals."""
+        places = m.positions[m.front:m.back] if m.positions is not None else range(m.front, m.back)
+        return [q for q in places if q not in self.analysis.indicator_positions]
+
+    def spare_positions(self) -> list[int]:
+        """Wall positions the hand never uses: not drawn, not revealed (a bird, an indicator)."""
         a = self.analysis
         final = a.moments[-1]
-        return range(final.front + a.after_hand_tiles, final.back)
+        places = a.final_positions[final.front + a.after_hand_tiles:final.back]
+        return [q for q in places if q not in a.indicator_positions]
 
     def let_go_sites(self, want: Callable[[Moment, int, int], bool]) -> list[tuple[int, int, int]]:
         """(draw index, seat, tile): a seat could draw `tile` there and discard it at once (摸打),
@@ -287,9 +308,9 @@ class Context:
         a, sites = self.analysis, []
         for k in a.normal_draws():
             m, seat = a.moments[k], a.events[k].seat
-            undrawn = {T.from_proto(code) for code in self.clean.wall[m.front:m.back]} - set(self.analysis.wilds)
+            undrawn = {T.from_proto(self.clean.wall[q]) for q in self.undrawn_places(m)} - set(self.analysis.wilds)
             if m.front in a.flipped:  # that draw takes a flipped indicator: no other tile can be put there
-                undrawn &= {T.from_proto(self.clean.wall[m.front])}
+                undrawn = {T.from_proto(self.clean.wall[m.front])} - set(self.analysis.wilds)
             for tile in sorted(undrawn):
                 if any(m.auto[s] and self.can_win(m, s, tile) for s in range(4)):
                     continue  # a seat in 托管 would have to win on it
@@ -307,7 +328,7 @@ class Context:
                   Legal(pb.Event(seat=seat, discard=pb.Discard(tile=code)))]
         wall = self.rigged_wall(self.analysis.moments[k], tile)
         if wall is None:
-            raise NoPlace  # the draw takes the flipped indicator
+            raise NoPlace  # no undrawn copy to put under the draw, or it takes a flipped indicator
         record = self.play_on(k, forged + declarations, wall=wall, options=options, then=then, finish=finish)
         return record, k + 2
 
@@ -645,7 +666,7 @@ def false_win(ctx: Context) -> Injected | None:
         m, seat = a.moments[k + 1], a.events[k].seat
         hand, melds = m.hands[seat], m.melds[seat]
         if not a.legality.is_win(hand, melds) and not rules.instant_hands(a.legality.view, hand, melds, True) \
-                and not rules.instant_hands(a.legality.view, hand, melds, False):
+                and not rules.instant_hands(a.legality.view, hand, melds, False) and not m.wild_draw[seat]:
             sites.append((k + 1, win_event(seat, pb.SELF_DRAW, m.last_draw[seat])))
     site = ctx.pick(sites)
     if site is None:
@@ -657,10 +678,16 @@ def false_win(ctx: Context) -> Injected | None:
     return Injected(record, index)
 
 
-def ron_after_passing(ctx: Context) -> Injected | None:
+def win_after_passing(ctx: Context) -> Injected | None:
+    """A seat lets a win on a discard go (过), then wins on a later discard, where its ruleset's 漏胡
+    rule forfeits every later win on a discard for the hand."""
+    return ron_after_passing(ctx, "WIN_AFTER_PASSED_WIN")
+
+
+def ron_after_passing(ctx: Context, code: str = "RON_AFTER_MISSED_WIN") -> Injected | None:
     """A seat lets a win on a discard go (过), then wins on the next discard before it has drawn,
     where its ruleset's 漏胡 lock forbids that."""
-    if ctx.rules.missed_win.name == "none":
+    if ctx.rules.missed_win.code != code:
         return None
     a = ctx.analysis
     sites = []
@@ -824,6 +851,286 @@ def ready_kong_breaks_tenpai(ctx: Context) -> Injected | None:
         forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
                   pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
         return Injected(ctx.play_on(k, forged, wall=ctx.rigged_wall(m, tile)), k + 1)
+
+    return ctx.attempt(sites, build)
+
+
+def ready_call(ctx: Context) -> Injected | None:
+    """A 听 seat takes a discard by 碰 (its lock forbids every call), with fewer than three sets down."""
+    if not lock_code(ctx.rules, "call_code") == "READY_CALL":
+        return None
+
+    def callers(m: Moment, seat: int, tile: int) -> list[int]:
+        if ctx.anyone_can_win(m, tile, besides=seat):
+            return []
+        if tile in T.DRAGONS and applies_to("PON_DRAGON", ctx.rules.name):
+            return []  # a more specific fault
+        return [s for s in range(4) if s != seat and m.ready[s] and m.hands[s][tile] >= 2 and len(m.melds[s]) < 3]
+
+    def build(site) -> Injected:
+        k, seat, tile = site
+        caller = ctx.rng.choice(callers(ctx.analysis.moments[k], seat, tile))
+        record, index = ctx.let_go(site, [pon_event(caller, tile)])
+        return Injected(record, index)
+
+    return ctx.attempt(ctx.let_go_sites(lambda m, s, t: bool(callers(m, s, t))), build)
+
+
+def ready_kong_changes_waits(ctx: Context) -> Injected | None:
+    """A 听 seat (fewer than three sets down) draws the fourth copy of a triplet it holds and makes a
+    暗杠 that leaves it waiting on nothing, where a kong after 听 must keep the waits (换听)."""
+    if not lock_code(ctx.rules, "kong_code") == "READY_WAITS_CHANGED" or not ctx.clean.wall:
+        return None
+    a = ctx.analysis
+
+    def changes(m: Moment, seat: int, tile: int) -> bool:
+        if not m.ready[seat] or m.hands[seat][tile] != 3 or m.live < 2 or len(m.melds[seat]) >= 3:
+            return False
+        if tile == m.indicator or m.auto[seat] and ctx.can_win(m, seat, tile):
+            return False  # drawing it could be a win the seat must take
+        after = list(m.hands[seat])
+        after[tile] = 0
+        return not ctx.waits(after, m.melds[seat] + [Meld(KONG, tile, None, CONCEALED)])
+
+    sites = [(k, a.events[k].seat, t) for k in a.normal_draws() for t in range(T.KINDS)
+             if changes(a.moments[k], a.events[k].seat, t) and ctx.rigged_wall(a.moments[k], t) is not None]
+
+    def build(site) -> Injected:
+        k, seat, tile = site
+        code = T.to_proto(tile)
+        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
+                  pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
+        return Injected(ctx.play_on(k, forged, wall=ctx.rigged_wall(a.moments[k], tile)), k + 1)
+
+    return ctx.attempt(sites, build)
+
+
+# -- the fault kinds: the 宝 family (听 required, conditions, the 宝) ------------------------------------
+def win_without_ready(ctx: Context) -> Injected | None:
+    """A seat that has not declared 听 wins on a discard its hand completes, where only a 听 seat may
+    win; the log ends there."""
+    if not ctx.rules.ready.required_to_win:
+        return None
+    a = ctx.analysis
+    sites = []
+    for j in a.quiet_discards():
+        m, tile = a.moments[j + 1], discard_tile(a.events[j])
+        sites.extend((j + 1, s, tile) for s in range(4)
+                     if s != a.events[j].seat and not m.ready[s] and ctx.can_win(m, s, tile))
+    site = ctx.pick(sites)
+    if site is None:
+        return None
+    index, seat, tile = site
+    record = ctx.copy()
+    del record.events[index:]
+    record.events.append(win_event(seat, pb.DISCARD, tile))
+    return Injected(record, index)
+
+
+def ron_in_last_draws(ctx: Context) -> Injected | None:
+    """After one of the last live draws (self-draw only), a 听 seat wins on the tile the drawer lets
+    go (the draw is rigged); the log ends there."""
+    wall_end = ctx.rules.wall_end
+    if not wall_end.self_draw_only_last:
+        return None
+
+    def winners(m: Moment, seat: int, tile: int) -> list[int]:
+        if not wall_end.ron_forbidden(m.live):  # m is before the draw: the live count the draw starts from
+            return []
+        return [s for s in range(4) if s != seat and m.ready[s] and not m.locked[s] and ctx.can_win(m, s, tile)]
+
+    def build(site) -> Injected:
+        k, seat, tile = site
+        winner = ctx.rng.choice(winners(ctx.analysis.moments[k], seat, tile))
+        record, index = ctx.let_go(site, [win_event(winner, pb.DISCARD, tile)], finish=False)
+        return Injected(record, index)
+
+    return ctx.attempt(ctx.let_go_sites(lambda m, s, t: bool(winners(m, s, t))), build)
+
+
+def indicator_flip_sites(ctx: Context) -> list[int]:
+    """Indicator flips during play (not at the deal): a 换宝, or a 宝 chosen at a 听 seat's draw."""
+    return [i for i, e in enumerate(ctx.clean.events) if e.WhichOneof("kind") == "indicator" and i > 0]
+
+
+def bao_not_set(ctx: Context) -> Injected | None:
+    """A 宝 flip (a 换宝, or the first 宝 at a 听 seat's draw) is due, and the record draws instead."""
+    if not applies_to("BAO_MISSING", ctx.rules.name):
+        return None
+
+    def build(cut: int) -> Injected:
+        def draw_instead(player: SelfPlay) -> None:
+            replay = player.replay
+            phase = replay.phase
+            seat = phase.seat_to_act()
+            if seat is None or A.Action(A.FLIP) not in phase.legal(replay, seat):
+                raise NoPlace
+            wall = replay.table.wall
+            player.emit(pb.Event(seat=seat, draw=pb.Draw(tile=T.to_proto(wall.tiles[wall.front]))))
+
+        return Injected(ctx.play_on(cut, [], then=draw_instead), cut)
+
+    return ctx.attempt(indicator_flip_sites(ctx), build)
+
+
+def bao_set_undue(ctx: Context) -> Injected | None:
+    """A 换宝 is logged before a draw where none is due; the hand plays on with the new 宝."""
+    part = ctx.rules.wilds
+    if not applies_to("BAO_UNDUE", ctx.rules.name) or not hasattr(part, "flip_event"):
+        return None
+    a = ctx.analysis
+    sites = [k for k in a.normal_draws() if a.moments[k].indicator is not None and a.kind(k - 1) != "indicator"]
+
+    def build(k: int) -> Injected:
+        def flip(player: SelfPlay) -> None:
+            replay = player.replay
+            if replay.phase.window:
+                player.close_window(pb.Event(seat=a.events[k].seat, draw=pb.Draw()))
+            if not isinstance(replay.phase, DrawDue) or replay.phase.seat != a.events[k].seat:
+                raise NoPlace
+            player.emit(part.flip_event(replay, a.events[k].seat, BAO_CHANGE, change=True))
+
+        return Injected(ctx.play_on(k, [], then=flip), k)
+
+    return ctx.attempt(sites, build)
+
+
+def ready_condition_fault(code: str):
+    """听 declared with a discard that leaves a ready hand the rule book's conditions reject
+    (READY_NOT_OPEN: not opened yet; READY_CONDITIONS: no wait makes a legal win)."""
+    def inject(ctx: Context) -> Injected | None:
+        if A.READY_DISCARD not in ctx.rules.ready.declares:
+            return None
+        a = ctx.analysis
+        sites = []
+        for j in a.discards():
+            seat = a.events[j].seat
+            if a.moments[j].ready[seat] or a.events[j].discard.ready or a.kind(j - 1) == "chi":
+                continue
+            after = a.moments[j + 1]
+            hand, melds = after.hands[seat], after.melds[seat]
+            if not ctx.waits(hand, melds):
+                continue
+            action = A.Action(A.READY_DISCARD, discard_tile(a.events[j]))
+            issue = ctx.rules.ready_conditions(a.legality.view, seat, action, tuple(hand), tuple(melds))
+            if issue is not None and issue[0] == code:
+                sites.append(j)
+
+        def build(j: int) -> Injected:
+            event = pb.Event()
+            event.CopyFrom(a.events[j])
+            event.discard.ready = pb.TING
+            return Injected(ctx.play_on(j, [event]), j)
+
+        return ctx.attempt(sites, build)
+
+    inject.__doc__ = ready_condition_fault.__doc__
+    return inject
+
+
+def jiating_on_several_waits(ctx: Context) -> Injected | None:
+    """A 听 declaration is logged as 夹听 where the hand has more than one winning tile (or no edge or
+    closed wait); the hand plays on."""
+    if A.JIATING_DISCARD not in ctx.rules.ready.declares:
+        return None
+    a = ctx.analysis
+    sites = []
+    for j in a.discards():
+        if a.events[j].discard.ready != pb.TING:
+            continue
+        seat, after = a.events[j].seat, a.moments[j + 1]
+        action = A.Action(A.JIATING_DISCARD, discard_tile(a.events[j]))
+        issue = ctx.rules.ready_conditions(a.legality.view, seat, action, tuple(after.hands[seat]),
+                                           tuple(after.melds[seat]))
+        if issue is not None and issue[0] == "JIATING_ILLEGAL":
+            sites.append(j)
+
+    def build(j: int) -> Injected:
+        event = pb.Event()
+        event.CopyFrom(a.events[j])
+        event.discard.ready = pb.JIATING
+        return Injected(ctx.play_on(j, [event]), j)
+
+    return ctx.attempt(sites, build)
+
+
+def win_failing_conditions(ctx: Context) -> Injected | None:
+    """A 听 seat wins on a discard that completes its shape but not the rule book's conditions (no
+    sequence, no 刻, a missing suit, no 幺九); the log ends there."""
+    reason = getattr(ctx.rules, "win_reason", None)
+    if reason is None:
+        return None
+    a = ctx.analysis
+    sites = []
+    for j in a.quiet_discards():
+        m, tile = a.moments[j + 1], discard_tile(a.events[j])
+        if ctx.rules.wall_end.ron_forbidden(m.live + 1):
+            continue
+        for s in range(4):
+            if s == a.events[j].seat or not m.ready[s] or m.locked[s] or not ctx.can_win(m, s, tile):
+                continue
+            hand = list(m.hands[s])
+            hand[tile] += 1
+            if reason(hand, m.melds[s]) is not None:
+                sites.append((j + 1, s, tile))
+    site = ctx.pick(sites)
+    if site is None:
+        return None
+    index, seat, tile = site
+    record = ctx.copy()
+    del record.events[index:]
+    record.events.append(win_event(seat, pb.DISCARD, tile))
+    return Injected(record, index)
+
+
+def call_at_four(ctx: Context) -> Injected | None:
+    """A seat with three sets down (four tiles in hand) 碰s a discard: 手把一."""
+    if not applies_to("CALL_AT_FOUR", ctx.rules.name):
+        return None
+    a = ctx.analysis
+
+    def build(site) -> Injected:
+        j, seat = site
+        return Injected(ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))]), j + 1)
+
+    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: len(m.melds[s]) >= 3 and m.hands[s][t] >= 2), build)
+
+
+def pon_of_a_dragon(ctx: Context) -> Injected | None:
+    """A seat holding a pair of a dragon 碰s a discarded one, where dragons are never pong'd."""
+    if not applies_to("PON_DRAGON", ctx.rules.name):
+        return None
+    a = ctx.analysis
+    dragons = set(T.DRAGONS)
+
+    def build(site) -> Injected:
+        j, seat = site
+        return Injected(ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))]), j + 1)
+
+    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: t in dragons and m.hands[s][t] >= 2
+                                        and not m.ready[s] and len(m.melds[s]) < 3), build)
+
+
+def concealed_kong_unopened(ctx: Context) -> Injected | None:
+    """A seat that has not opened draws the fourth copy of a triplet it holds and makes a 暗杠, where
+    that needs 开门 first (the draw is rigged)."""
+    if not applies_to("CONCEALED_KONG_UNOPENED", ctx.rules.name) or not ctx.clean.wall:
+        return None
+    a = ctx.analysis
+
+    def closed_triplet(m: Moment, seat: int, tile: int) -> bool:
+        return (m.hands[seat][tile] == 3 and not any(x.is_open for x in m.melds[seat]) and len(m.melds[seat]) < 3
+                and m.live >= 2 and not m.ready[seat] and tile != m.indicator)
+
+    sites = [(k, a.events[k].seat, t) for k in a.normal_draws() for t in range(T.KINDS)
+             if closed_triplet(a.moments[k], a.events[k].seat, t) and ctx.rigged_wall(a.moments[k], t) is not None]
+
+    def build(site) -> Injected:
+        k, seat, tile = site
+        code = T.to_proto(tile)
+        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
+                  pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
+        return Injected(ctx.play_on(k, forged, wall=ctx.rigged_wall(a.moments[k], tile)), k + 1)
 
     return ctx.attempt(sites, build)
 
@@ -1519,6 +1826,20 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("floor_not_applied", "FAN_FLOOR_NOT_APPLIED", floor_not_applied),
         FaultKind("extras_on_special", "EXTRAS_ON_SPECIAL", extras_on_special),
         FaultKind("liability_ignored", "LIABILITY_IGNORED", liability_ignored),
+        FaultKind("win_without_ready", "WIN_WITHOUT_READY", win_without_ready),
+        FaultKind("ron_in_last_draws", "RON_IN_LAST_DRAWS", ron_in_last_draws),
+        FaultKind("win_after_passing", "WIN_AFTER_PASSED_WIN", win_after_passing),
+        FaultKind("ready_not_open", "READY_NOT_OPEN", ready_condition_fault("READY_NOT_OPEN")),
+        FaultKind("ready_fails_conditions", "READY_CONDITIONS", ready_condition_fault("READY_CONDITIONS")),
+        FaultKind("ready_call", "READY_CALL", ready_call),
+        FaultKind("ready_kong_changes_waits", "READY_WAITS_CHANGED", ready_kong_changes_waits),
+        FaultKind("call_at_four", "CALL_AT_FOUR", call_at_four),
+        FaultKind("win_failing_conditions", "WIN_CONDITIONS", win_failing_conditions),
+        FaultKind("bao_not_set", "BAO_MISSING", bao_not_set),
+        FaultKind("bao_set_undue", "BAO_UNDUE", bao_set_undue),
+        FaultKind("pon_of_a_dragon", "PON_DRAGON", pon_of_a_dragon),
+        FaultKind("concealed_kong_unopened", "CONCEALED_KONG_UNOPENED", concealed_kong_unopened),
+        FaultKind("jiating_on_several_waits", "JIATING_ILLEGAL", jiating_on_several_waits),
     )
 }
 

@@ -132,7 +132,17 @@ class Legality:
         if tile not in self.waits(seat):
             return "FALSE_WIN", lambda: (f"seat {seat} declared 胡 on {T.label(tile)} with {s.concealed()}"
                                          f"{melds_text(s)}, not a winning hand")
-        return self.win_issue(seat, action, tile) or self.rules.forbid(self.view, seat, action)
+        return self.win_issue(seat, action, tile) or self.last_draws_issue(action) or \
+            self.rules.forbid(self.view, seat, action)
+
+    def last_draws_issue(self, action: A.Action) -> Issue:
+        """No win on a discard made after one of the last live draws that win by self-draw only
+        (哈尔滨 "最后四張牌打出后不點炮"): the discard followed a draw that left the live count now."""
+        if action.kind == A.RON and self.rules.wall_end.ron_forbidden(self.live() + 1):
+            last = self.rules.wall_end.self_draw_only_last
+            return "RON_IN_LAST_DRAWS", (f"the discard comes after one of the last {last} live draws, which win by "
+                                         f"self-draw only; nobody may win on it")
+        return None
 
     def can_ron(self, seat: int, tile: int, action: A.Action | None = None) -> bool:
         if tile not in self.waits(seat):
@@ -144,6 +154,8 @@ class Legality:
         if action.kind in (A.CHI, A.CHI_READY):
             if not rules.chi_allowed:
                 return "CHI_FORBIDDEN", f"seat {seat} took {T.label(tile)} by 吃; {rules.name} has no 吃"
+            if action.kind == A.CHI_READY and A.CHI_READY not in rules.ready.declares:
+                return "ILLEGAL_ACTION", f"{rules.name} has no 吃听 (a 吃 that declares 听)"
             if rules.chi_from_left_only and action.kind == A.CHI and seat != self.table.next_seat(discarder):
                 return "CHI_NOT_FROM_LEFT", f"吃 only from the 上家; seat {discarder} is not seat {seat}'s 上家"
         elif action.kind == A.PON:
@@ -155,7 +167,8 @@ class Legality:
             issue = rules.kong_draw.why_not_kong(self)
             if issue:
                 return issue
-        return rules.forbid(self.view, seat, action) or rules.ready.lock_issue(self, seat, action)
+        return rules.forbid(self.view, seat, action) or rules.ready.lock_issue(self, seat, action) or (
+            rules.ready.call_declaration_issue(self, seat, action) if action.kind == A.CHI_READY else None)
 
     # -- legal action sets (for traces, the simulator, and explaining an illegal action) -----
     def turn_actions(self, seat: int, phase) -> list[A.Action]:
@@ -168,12 +181,17 @@ class Legality:
         kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
                   if rules.may_borrow_kong(self.view, seat, m.tile)]
         legal += [a for a in kongs if self.why_not_own_kong(seat, a, phase) is None]
-        declares = [kind for kind in rules.ready.declares if kind in A.DISCARDS]
+        # After a 吃听 every discard declares 听; otherwise a plain discard, or a declaration with it
+        # where the hand after it may be ready (rules.ready_candidates, found without a wait search).
+        declares = (A.READY_DISCARD,) if phase.ready_call else tuple(k for k in rules.ready.declares
+                                                                       if k in A.DISCARDS)
         ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
         for t in range(T.KINDS):
             if s.hand[t]:
-                for action in (DISCARD_OF[t], *(A.Action(kind, t) for kind in declares)) if t in ready else (
-                        DISCARD_OF[t],):
+                actions = () if phase.ready_call else (DISCARD_OF[t],)
+                if t in ready:
+                    actions += tuple(A.Action(kind, t) for kind in declares)
+                for action in actions:
                     if self.why_not_discard(seat, action) is None:
                         legal.append(action)
         return legal

@@ -29,6 +29,8 @@ class WinInfo:
     last_discard: bool = False  # a win on the discard made after the last live draw (海底炮)
     wilds: frozenset[int] = NO_WILDS  # kinds that were wild in the hand
     room: list[int] | None = None  # copies each kind could total in the concealed hand (with wilds)
+    drawn_wild: bool = False  # a self-draw whose drawn tile the seat could use as a wildcard (摸宝)
+    by_indicator: bool = False  # won on the indicator's kind on first seeing it, no tile drawn (冲宝)
 
 
 @dataclass
@@ -66,3 +68,5 @@ class Outcome:
     round_wind: int = 27  # the prevailing wind (a tile index)
     indicator: int | None = None  # the flipped indicator (正王, 鬼 indicator, 宝), if any
     calls: list[CallInfo] = field(default_factory=list)  # every claimed discard, in play order
+    ready: list[str] = field(default_factory=list)  # each seat's ready declaration at the end ('' for none)
+    draws_before: int = 0  # 流局 in a row before this hand (GameRecord.match_state.consecutive_draws)

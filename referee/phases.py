@@ -54,6 +54,7 @@ class Turn(Phase):
     seat: int
     drew: bool  # holds a freshly drawn tile (self-draw win and own kongs possible)
     replacement: bool = False  # that tile was a kong replacement
+    ready_call: bool = False  # after a call that declared 听 (吃听): this turn's discard completes the declaration
     name = "turn"
 
     def on_event(self, replay, kind, event):

@@ -66,7 +66,7 @@ class Replay:
         self.drawn_tile_wins = False  # the active seat's latest draw completes its hand
         self.table: Table | None = None
         self.legality: Legality | None = None
-        self.outcome = Outcome(dealer=record.dealer)
+        self.outcome = Outcome(dealer=record.dealer, draws_before=record.match_state.consecutive_draws)
         self.phase: Phase | None = None
 
     # -- findings ---------------------------------------------------------------------------
@@ -184,6 +184,10 @@ class Replay:
                 return
         elif event.seat > 3:
             self.flag("OUT_OF_TURN", None, f"seat {event.seat} does not exist (seats are 0-3)", fatal=True)
+        self.dispatch(kind, event)
+
+    def dispatch(self, kind: str, event: pb.Event) -> None:
+        """Hand the event to the phase: an open window takes it as a declaration or is closed by it."""
         while True:
             phase = self.phase
             if not phase.window:
@@ -240,6 +244,7 @@ class Replay:
         self.outcome.indicator, self.outcome.round_wind = self.table.indicator, self.table.round_wind
         for part in self.rules.before_play:
             part.at_finish(self)  # e.g. horses that were never set aside
+        self.outcome.ready = [s.ready for s in self.table.seats]
         phase = self.phase
         if isinstance(phase, DrawDue) and not phase.replacement and self.live() <= 0:
             self.end_drawn()  # the wall ran out: 荒庄, logged or not
@@ -304,7 +309,10 @@ class Replay:
         seat = phase.seat
         if kind == "discard":
             tile = self.event_tile(event.discard.tile, seat)
-            return A.Action(READY_ACTIONS.get(event.discard.ready, A.DISCARD), tile)
+            action = READY_ACTIONS.get(event.discard.ready, A.DISCARD)
+            if phase.ready_call and action == A.DISCARD:
+                action = A.READY_DISCARD  # the discard after a 吃听 declares 听 by itself ("吃后自动报听")
+            return A.Action(action, tile)
         if kind == "win":
             if event.win.kind not in (pb.SELF_DRAW, pb.WIN_UNSPECIFIED):
                 self.illegal(seat, f"a {pb.WinKind.Name(event.win.kind)} win with no discard to take", phase)
@@ -348,12 +356,15 @@ class Replay:
             legal = tuple(str(a) for a in self.legal_actions(seat, phase))
             self.decisions.append(Decision(self.index, seat, window, legal, str(taken)))
 
-    def check_missed_win(self, seat: int, win: A.Action, phase) -> None:
+    def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None) -> None:
         """A win the seat could have declared and did not: 漏胡, a violation under auto-play.
 
-        Passing a win also marks the seat under the ruleset's 漏胡 rule, if it has one."""
+        Passing a win also marks the seat under the ruleset's 漏胡 rule, if it has one. A part's
+        own window (e.g. 冲宝) says whether the win was `possible`."""
         legality = self.legality
-        if win.kind == A.SELF_WIN:
+        if possible is not None:
+            pass
+        elif win.kind == A.SELF_WIN:
             possible = phase.drew and self.drawn_tile_wins and \
                 legality.win_issue(seat, win, win.tile) is None and \
                 self.rules.forbid(self.view, seat, A.Action(A.SELF_WIN, win.tile)) is None
@@ -387,7 +398,7 @@ class Replay:
         s.version += 1
         s.river.append(action.tile)
         s.discarded = True
-        if action.kind in A.DECLARES:
+        if action.kind in A.DECLARES and not s.ready:  # a second declaration (READY_TWICE) changes nothing
             s.ready = A.DECLARES[action.kind]
             s.ready_waits = self.legality.waits(seat)
         last_tile = table.haidi_taker == seat and self.live() <= 0
@@ -400,9 +411,10 @@ class Replay:
         legality = self.legality
         instant = () if legality.is_win(s.hand, s.melds) else self.rules.instant_hands(
             self.view, s.hand, s.melds, legality.opening(seat))
+        drawn_wild = s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn)
         self.add_win(seat, A.SELF_WIN, s.drawn, None, self.index, in_hand=True,
                      after_replacement=phase.replacement, last_tile=self.table.last_live_draw, instant=instant,
-                     opening=self.table.deal_window and seat == self.table.dealer)
+                     opening=self.table.deal_window and seat == self.table.dealer, drawn_wild=drawn_wild)
         self.end()
 
     def add_win(self, seat: int, kind: str, tile: int | None, source: int | None, index: int,
@@ -471,6 +483,8 @@ class Replay:
         """Take one seat's declaration in the window; False when the event closes the window."""
         if kind not in CLAIMS or event.seat == phase.discarder:
             return False
+        if kind == "win" and event.win.kind == pb.SELF_DRAW:
+            return False  # no claim on the discard: a self-drawn win after it (冲宝 on a 宝 seen before a draw)
         action = self.claim_action(kind, event, phase.tile)
         if action is None:
             return False
@@ -520,8 +534,9 @@ class Replay:
                       key=lambda s: table.distance(phase.discarder, s))
         calls = {s: a for s, (a, _) in declared.items() if a.kind in A.CALLS}
         taken = next((s for s, a in calls.items() if self.continues(s, a, closer)), None)
+        priority = self.rules.priority
         if taken is None and calls and not wins:
-            taken = max(calls, key=lambda s: (A.PRIORITY[calls[s].kind], -table.distance(phase.discarder, s)))
+            taken = max(calls, key=lambda s: (priority[calls[s].kind], -table.distance(phase.discarder, s)))
         several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
         outranked = self.outranked(wins, phase.discarder, phase.last_tile) if taken is None else set()
         effective = {taken} if taken is not None else set(wins if several else wins[:1])
@@ -532,7 +547,7 @@ class Replay:
                 self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
         if taken is not None:
             call = calls[taken]
-            higher = [s for s, (a, _) in declared.items() if A.PRIORITY[a.kind] > A.PRIORITY[call.kind]]
+            higher = [s for s, (a, _) in declared.items() if priority[a.kind] > priority[call.kind]]
             for seat in higher:
                 self.flag("CLAIM_PRIORITY", taken, f"seat {taken}'s {call} took the discard over seat {seat}'s "
                           f"{declared[seat][0]} (胡 > 碰/杠 > 吃)", index=declared[taken][1])
@@ -597,9 +612,8 @@ class Replay:
                 if t != tile and s.hand[t]:
                     s.hand[t] -= 1
             s.melds.append(Meld(CHI, call.tile, phase.discarder, claimed_tile=tile))
-            if call.kind == A.CHI_READY:
-                s.ready, s.ready_waits = A.DECLARES[A.CHI_READY], ()
-            self.phase = Turn(seat, drew=False)
+            # 吃听: the discard that follows declares 听 (and fixes the waits).
+            self.phase = Turn(seat, drew=False, ready_call=call.kind == A.CHI_READY)
         elif call.kind == A.PON:
             s.hand[tile] = max(0, s.hand[tile] - 2)
             s.melds.append(Meld(PON, tile, phase.discarder, claimed_tile=tile))
@@ -656,8 +670,9 @@ class Replay:
 
     # -- draws ------------------------------------------------------------------------------
     def due_draw(self, seat: int) -> None:
-        """A normal draw is due: the ruleset's end of the wall says in which form."""
-        self.phase = self.rules.wall_end.draw_phase(self, seat)
+        """A normal draw is due: the ruleset's end of the wall says in which form, and its
+        wildcard part may put a step of its own first (a 宝 flip, a look at the 宝)."""
+        self.phase = self.rules.wilds.before_draw(self, seat, self.rules.wall_end.draw_phase(self, seat))
 
     def on_draw_due(self, kind: str, event: pb.Event, phase: DrawDue) -> None:
         live = self.live()

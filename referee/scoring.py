@@ -202,8 +202,26 @@ class FanCount:
 
 
 def doubled(fan: int, unit: int = 1, offset: int = 0) -> int:
-    """unit × 2^(fan − offset): 鸡平胡 pays 2^番 (offset 0), 大连 2^(番−1) per payer (offset 1)."""
-    return unit * 2 ** max(fan - offset, 0)
+    """unit × 2^(fan − offset): 鸡平胡 pays 2^番 (offset 0); 大连's 滚滚番 2^(番−1) × base per payer
+    (offset 1, "2的（总番-1）次方 × 房间基本分"). Fewer 番 than the offset pay nothing."""
+    return unit << (fan - offset) if fan >= offset else 0
+
+
+# -- 番 that differ by payer, and doubling ---------------------------------------------------------
+@dataclass(frozen=True)
+class PayerFan:
+    """A 番 item priced per payer: it may apply to one payer and not another (大连: 放炮 only to
+    the discarder, 未开门 only to a payer who has not opened, 庄家 when the winner or the payer
+    deals). `applies(win, payer, outcome)`."""
+    name: str
+    gloss: str
+    value: int
+    applies: Callable[[WinInfo, int, Outcome], bool]
+
+
+def payer_fan(items: Iterable[PayerFan], win: WinInfo, payer: int, outcome: Outcome) -> list[PayerFan]:
+    """The items that apply between this winner and this payer."""
+    return [item for item in items if item.applies(win, payer, outcome)]
 
 
 # -- the settlement pipeline ---------------------------------------------------------------------

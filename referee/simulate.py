@@ -222,8 +222,9 @@ class SelfPlay:
     def discard_action(self, tile: int, legal: list[A.Action]) -> A.Action:
         """The discard, declaring 听 with it now and then where that is legal."""
         declare = [a for a in legal if a.tile == tile and a.kind in A.DECLARES]
-        if declare and self.rng.random() < self.policy.ready:
-            return declare[0]
+        # After a 吃听 the discard must declare; otherwise now and then, the kind by chance if several.
+        if declare and (A.Action(A.DISCARD, tile) not in legal or self.rng.random() < self.policy.ready):
+            return declare[0] if len(declare) == 1 else self.rng.choice(declare)
         return A.Action(A.DISCARD, tile)
 
     def cost(self, hand: list[int], open_hand: bool) -> int:
@@ -338,7 +339,7 @@ class SelfPlay:
                 continue
             for action in legal:
                 if action.kind in A.CALLS and self.call_helps(seat, action, phase.tile):
-                    key = (A.PRIORITY[action.kind], -self.replay.table.distance(phase.discarder, seat))
+                    key = (self.rules.priority[action.kind], -self.replay.table.distance(phase.discarder, seat))
                     if best is None or key > best[0]:
                         best = (key, seat, action)
         if best is None:
@@ -351,7 +352,7 @@ class SelfPlay:
         s = self.seat(seat)
         hand = list(s.hand)
         before = self.cost(hand, any(m.is_open for m in s.melds))
-        if action.kind == A.CHI:
+        if action.kind in (A.CHI, A.CHI_READY):
             for t in (action.tile, action.tile + 1, action.tile + 2):
                 if t != tile:
                     hand[t] -= 1
@@ -390,7 +391,7 @@ class SelfPlay:
                 for action in wins:
                     self.emit(phase.event_for(self.replay, seat, action))
                 return self.end()
-            if self.rng.random() < self.policy.log_pass:
+            if A.Action(A.PASS) in phase.legal(self.replay, seat) and self.rng.random() < self.policy.log_pass:
                 self.emit(phase.event_for(self.replay, seat, A.Action(A.PASS)))
         self.close_window(None)
 

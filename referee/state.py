@@ -93,9 +93,13 @@ class Wall:
     front: int = 0
     back: int = 0  # exclusive end of the undrawn part
     replacements: int = 0  # kong replacement tiles taken so far (K in SPEC HB-A5)
+    # Each tile's index in the logged wall (GameRecord.wall): tiles taken out of the middle
+    # (an indicator set aside, a replacement before a reserve) shift the ones after them.
+    positions: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.back = len(self.tiles)
+        self.positions = list(range(len(self.tiles)))
 
     @property
     def remaining(self) -> int:
@@ -109,8 +113,16 @@ class Wall:
     def remove(self, index: int) -> int:
         """Take a tile out of play from anywhere in the undrawn wall (an indicator flip)."""
         tile = self.tiles.pop(index)
+        self.positions.pop(index)
         self.back -= 1
         return tile
+
+    def index_of(self, logged: int) -> int | None:
+        """Where the tile logged at GameRecord.wall[logged] is now, or None if it was taken out."""
+        try:
+            return self.positions.index(logged)
+        except ValueError:
+            return None
 
     def take_back(self, skip: int = 0) -> int:
         """A kong replacement: the last undrawn tile, or the last before `skip` set-aside tiles."""
@@ -136,6 +148,8 @@ class Table:
     last_live_draw: bool = False  # the latest normal draw took the last live tile (海底)
     haidi_taker: int | None = None  # who took the 海底 tile, where the last tile is offered around
     kong_discard: bool = False  # the last discard came right after its discarder's kong (杠上炮)
+    # Per-hand state a part keeps (e.g. the 宝: which seats have looked at it), by part name.
+    parts: dict = field(default_factory=dict)
 
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % 4
@@ -219,3 +233,7 @@ class TableView:
 
     def seat_wind(self, seat: int) -> int:
         return self._table.seat_wind(seat)
+
+    def part(self, name: str):
+        """A part's per-hand state (read it, never change it), or None."""
+        return self._table.parts.get(name)

@@ -101,7 +101,14 @@ def format_tiles(tiles: Iterable[int]) -> str:
 
 
 def format_counts(vector: list[int]) -> str:
-    return format_tiles(t for t, c in enumerate(vector) for _ in range(c))
+    """format_tiles of a count vector, without listing and sorting the tiles."""
+    out = []
+    for s, suit in enumerate(SUITS):
+        digits = "".join(str(r + 1) * vector[9 * s + r] for r in range(9) if vector[9 * s + r] > 0)
+        if digits:
+            out.append(digits + suit)
+    out.extend(HONOR_LETTERS[i] * vector[27 + i] for i in range(7) if vector[27 + i] > 0)
+    return "".join(out)
 
 
 def label(t: int) -> str:

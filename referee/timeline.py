@@ -76,7 +76,7 @@ def describe_event(event: pb.Event) -> str:
         ready = {pb.TING: " (听)", pb.JIATING: " (夹听)", pb.BAOTING: " (报听)"}.get(body.ready, "")
         return f"{seat} discards {tile(body.tile)}{ready}"
     if kind == "chi":
-        return f"{seat} 吃 showing {tiles(body.tiles)}"
+        return f"{seat} 吃 showing {tiles(body.tiles)}" + (" (吃听)" if body.ready else "")
     if kind == "pon":
         return f"{seat} 碰 {tile(body.tile)}"
     if kind == "kong":
@@ -90,7 +90,8 @@ def describe_event(event: pb.Event) -> str:
     if kind == "pass":
         return f"{seat} passes (过)"
     if kind == "indicator":
-        return f"{seat} flips the indicator {tile(body.tile)}"
+        what = {pb.BAO: "flips the 宝", pb.BAO_CHANGE: "changes the 宝 (换宝) to"}.get(body.kind, "flips the indicator")
+        return f"{seat} {what} {tile(body.tile)}"
     if kind == "dashai":
         return f"{seat} reveals 打筛 tiles {tiles(body.tiles)}"
     if kind == "feng_dong":

@@ -366,6 +366,8 @@ def write_all(root: pathlib.Path) -> None:
     import ningxiang_samples  # noqa: F401  (registers the Ningxiang samples)
     import guangdong_tdh_samples  # noqa: F401  (registers the Guangdong 推倒胡 samples)
     import guangdong_jph_samples  # noqa: F401  (registers the 鸡平胡 family samples)
+    import harbin_samples  # noqa: F401  (registers the Harbin samples)
+    import dalian_samples  # noqa: F401  (registers the Dalian samples)
 
     for key, (status, expect, about, fn) in SAMPLES.items():
         record = fn()

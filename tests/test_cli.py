@@ -88,6 +88,18 @@ def test_guangdong_tdh_samples_cover_every_tdh_code_and_ending():
             "clean_exhaustive_draw", "clean_two_winners"} <= clean
 
 
+@pytest.mark.parametrize("ruleset", ["harbin", "dalian"])
+def test_bao_family_samples_cover_every_code_of_their_ruleset(ruleset):
+    """Every code the ruleset reports, bar the match-level one (it needs several records), has a sample."""
+    from referee.codes import CODES, applies_to
+
+    seen = set()
+    for path in (SAMPLES / ruleset).glob("*.textproto"):
+        seen.update(e.split("@")[0] for e in expectations(path)[1])
+    own = {c.code for c in CODES.values() if c.variants != "all" and applies_to(c.code, ruleset)}
+    assert own - seen == {"MATCH_STATE_MISMATCH"} & own
+
+
 def test_samples_are_regenerated_byte_for_byte(tmp_path):
     sys.path.insert(0, str(SAMPLES))
     try:

@@ -81,7 +81,7 @@ def test_figures_match_the_tables(audit_copy):
         per = by_code.setdefault(v["code"], {})
         per[rulesets[(v["source"], v["offset"])]] = per.get(rulesets[(v["source"], v["offset"])], 0) + 1
     assert f.by_code == by_code
-    assert set(f.by_code["MULTIPLE_RON"]) == {"hebei", "ningxiang"}  # one code, two rulesets
+    assert {"hebei", "ningxiang"} <= set(f.by_code["MULTIPLE_RON"])  # one code, several rulesets
     money = sum(sum(abs(c - r) for c, r in zip(g["claimed_payments"], g["recomputed_payments"])) // 2
                 for g in games if g["mismatch"])
     assert f.money_total == money > 0

@@ -105,3 +105,26 @@ def test_bad_arguments_exit_2(tmp_path, capsys):
     with pytest.raises(SystemExit) as exc:
         main(["simulate", "--ruleset", "nowhere", "--hands", "1", "--out", str(tmp_path / "y.tfrecord")])
     assert exc.value.code == 2
+
+
+@pytest.mark.parametrize("ruleset, expected", [
+    ("harbin", {"bao", "bao_change", "ting", "chi_ting", "mobao"}),
+    ("dalian", {"bao", "bao_change", "ting", "jiating", "mobao", "chongbao"}),
+])
+def test_the_bao_family_plays_as_a_platform_would(ruleset, expected):
+    """The simulator declares 听 (吃听, 夹听), logs the 宝 flips and 换宝 its part asks for, and wins by
+    摸宝 and 冲宝 (30 hands of seed 2)."""
+    seen = set()
+    for index in range(30):
+        record, outcome = simulate_hand(get_ruleset(ruleset), {}, 2, index)
+        for event in record.events:
+            kind = event.WhichOneof("kind")
+            if kind == "indicator":
+                seen.add("bao" if event.indicator.kind == 3 else "bao_change")
+            elif kind == "discard" and event.discard.ready:
+                seen.add("jiating" if event.discard.ready == 3 else "ting")
+            elif kind == "chi" and event.chi.ready:
+                seen.add("chi_ting")
+        seen.update("mobao" for w in outcome.wins if w.drawn_wild)
+        seen.update("chongbao" for w in outcome.wins if w.by_indicator)
+    assert expected <= seen, expected - seen

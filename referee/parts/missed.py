@@ -10,11 +10,13 @@ from referee import tiles as T
 
 Issue = tuple[str, str] | None
 RON_LOCKED = "RON_AFTER_MISSED_WIN"
+PASSED_FOR_GOOD = "WIN_AFTER_PASSED_WIN"
 
 
 class NoMissedWinRule:
     """No consequence (河北 HB-A14, 推倒胡 TDH-A5, 哈尔滨 HRB-A4)."""
     name = "none"
+    code = ""  # the code a win against this rule is reported with
 
     def passed(self, seat, win: A.Action) -> None:
         """The seat let this win go."""
@@ -31,6 +33,7 @@ class AnyUntilDraw(NoMissedWinRule):
     """After passing a win on a discard, no win on any discard until the seat draws or calls
     (宁乡 NX.4); self-draw is unaffected."""
     name = "any_until_draw"
+    code = RON_LOCKED
 
     def passed(self, seat, win):
         if win.kind != A.SELF_WIN:
@@ -67,6 +70,7 @@ class Permanent(NoMissedWinRule):
     """Passing a win on a discard forfeits every later win on a discard, and passing a
     self-draw every later self-draw, for the rest of the hand (大连 DL.4, supplement S5)."""
     name = "permanent"
+    code = PASSED_FOR_GOOD
 
     def passed(self, seat, win):
         if win.kind == A.SELF_WIN:
@@ -76,9 +80,10 @@ class Permanent(NoMissedWinRule):
 
     def issue(self, seat, action, tile):
         if action.kind == A.SELF_WIN and seat.self_locked:
-            return RON_LOCKED, f"seat {seat.index} passed a self-drawn win earlier and may not win by self-draw"
+            return PASSED_FOR_GOOD, f"seat {seat.index} passed a self-drawn win earlier and may not win by self-draw"
         if action.kind != A.SELF_WIN and seat.ron_locked is not None:
-            return RON_LOCKED, f"seat {seat.index} passed a win on a discard earlier and may not win on a discard"
+            return PASSED_FOR_GOOD, (f"seat {seat.index} passed a win on a discard earlier and may not win on a "
+                                     f"discard")
         return None
 
 

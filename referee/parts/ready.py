@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from referee import actions as A
 from referee import tiles as T
+from referee.state import CHI, Meld
 
 Issue = tuple[str, str] | None
 
@@ -23,10 +24,12 @@ class ReadyLock:
     kong_code: str  # a kong that breaks the ready hand (or changes its waits, with same_waits)
     calls: tuple[str, ...] = (A.PON,)
     same_waits: bool = False  # kongs must keep the declared waits, not just some wait
+    kong_needs_drawn: bool = False  # a kong must use the tile just drawn (大连 DL-A14)
     discard_text: str = "seat {seat} is 听 and drew {drawn} but discarded {tile}"
     call_text: str = "seat {seat} is 听 and may not 碰"
     kong_text: str = "after 杠 {tile} seat {seat}'s hand waits on nothing"
     waits_text: str = "after 杠 {tile} seat {seat}'s waits change"
+    drawn_text: str = "after 听 seat {seat} may only kong with the tile it drew ({drawn}), not {tile}"
 
     def issue(self, legality, seat: int, action: A.Action) -> Issue:
         s = legality.table.seats[seat]
@@ -39,6 +42,9 @@ class ReadyLock:
         if kind in self.calls:
             return self.call_code, self.call_text.format(seat=seat)
         if kind in A.KONG_FROM_HAND:
+            if self.kong_needs_drawn and kind != A.KONG_EXPOSED and tile != s.drawn:
+                drawn = T.label(s.drawn) if s.drawn is not None else "none"
+                return self.kong_code, self.drawn_text.format(seat=seat, drawn=drawn, tile=T.label(tile))
             hand, melds = legality.hand_after_kong(seat, tile, A.KONG_FROM_HAND[kind])
             waits = legality.waits_of_hand(hand, melds)
             if self.same_waits and waits != s.ready_waits:
@@ -56,6 +62,10 @@ class NoReady:
     required_to_win = False  # only a declared seat may win (哈尔滨, 大连)
 
     def declaration_issue(self, legality, seat: int, action: A.Action, hand: list[int], melds) -> Issue:
+        return None
+
+    def call_declaration_issue(self, legality, seat: int, action: A.Action) -> Issue:
+        """Why a call that declares (吃听) may not be made, or None."""
         return None
 
     def lock_issue(self, legality, seat: int, action: A.Action) -> Issue:
@@ -81,6 +91,32 @@ class DiscardReady(NoReady):
             return "READY_NOT_TENPAI", lambda: (f"seat {seat} declared 听 discarding {T.label(action.tile)}, "
                                                 f"leaving {T.format_counts(hand)}, which waits on nothing")
         return legality.rules.ready_conditions(legality.view, seat, action, tuple(hand), tuple(melds))
+
+    def call_declaration_issue(self, legality, seat, action):
+        """吃听 (哈尔滨 HRB.2): legal when some discard after the 吃 leaves a legal 听; the reason
+        the best discard fails otherwise."""
+        s = legality.table.seats[seat]
+        if s.ready:
+            return "READY_TWICE", f"seat {seat} declared 听 again"
+        claimed = legality.phase().tile
+        hand = list(s.hand)
+        for t in (action.tile, action.tile + 1, action.tile + 2):
+            if t != claimed:
+                hand[t] -= 1
+        melds = list(s.melds) + [Meld(CHI, action.tile, None, claimed_tile=claimed)]
+        first = None
+        for t in range(len(hand)):
+            if hand[t] > 0:
+                hand[t] -= 1
+                issue = self.declaration_issue(legality, seat, A.Action(A.READY_DISCARD, t), hand, melds)
+                hand[t] += 1
+                if issue is None:
+                    return None
+                if first is None or first[0] == "READY_NOT_TENPAI":
+                    first = issue
+        code, detail = first or ("READY_NOT_TENPAI", "")
+        return code, f"吃听 {T.format_tiles([action.tile, action.tile + 1, action.tile + 2])}: no discard after it " \
+                     f"leaves a legal 听 ({detail})"
 
 
 class OpeningReady(NoReady):

@@ -19,6 +19,10 @@ class NoWilds:
         """The event a platform logs for this part at the deal (the simulator writes it), or None."""
         return None
 
+    def before_draw(self, replay, seat: int, phase):
+        """The phase when a normal draw is due: the draw itself, or a step of this part first."""
+        return phase
+
 
 class FixedWild(NoWilds):
     """The same kind is wild in every hand (e.g. 推倒胡's 白板做鬼 room option)."""

@@ -4,13 +4,15 @@ from __future__ import annotations
 from typing import Mapping
 
 from referee.rules.base import Option, Ruleset, RulesetError
+from referee.rules.dalian import Dalian
 from referee.rules.guangdong_jph import GuangdongGG5, GuangdongJPH3
 from referee.rules.guangdong_tdh import GuangdongTDH
+from referee.rules.harbin import Harbin
 from referee.rules.hebei import Hebei
 from referee.rules.ningxiang import Ningxiang
 
 RULESETS: dict[str, type[Ruleset]] = {
-    cls.name: cls for cls in (Hebei, Ningxiang, GuangdongTDH, GuangdongJPH3, GuangdongGG5)}
+    cls.name: cls for cls in (Hebei, Ningxiang, GuangdongTDH, GuangdongJPH3, GuangdongGG5, Harbin, Dalian)}
 
 
 def get_ruleset(name: str, options: Mapping[str, str] | None = None,

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from referee import actions as A
 from referee import shapes
 from referee import tiles as T
 from referee.parts.kongs import TailReplacement
@@ -71,7 +72,11 @@ class Ruleset:
     chi_from_left_only = True
     multiple_ron = True  # 一炮多响
     robbable_kongs: tuple[str, ...] = (ADDED,)
+    # Claim priority after a discard: 胡 > 碰/杠 > 吃 (SPEC 0.3); a rule book may rank a call otherwise.
+    priority: Mapping[str, int] = A.PRIORITY
     options: tuple[Option, ...] = ()
+    # Does settlement read GameRecord.match_state.consecutive_draws (checked across a match)?
+    reads_draws_before = False
     # Parts, replaced in configure() by the variants that have them.
     wall_end = PlayToTheEnd()
     kong_draw = TailReplacement()
