@@ -23,7 +23,7 @@ class PlayToTheEnd:
 
     def ron_forbidden(self, drawn_live: int | None) -> bool:
         """Is a discard made after a draw that left `drawn_live` live tiles no 点炮?"""
-        return drawn_live is not None and drawn_live <= self.self_draw_only_last
+        return 0 < self.self_draw_only_last and drawn_live is not None and drawn_live <= self.self_draw_only_last
 
 
 class Reserve(PlayToTheEnd):
