@@ -1,6 +1,7 @@
 """The action model: what a seat can do at a decision point, as small comparable values."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from referee import tiles as T
@@ -49,6 +50,12 @@ class Action(NamedTuple):
         if self.kind in (CHI, CHI_READY):
             return f"{self.kind} {T.format_tiles([self.tile, self.tile + 1, self.tile + 2])}"
         return f"{self.kind} {T.NAMES[self.tile]}"
+
+
+@lru_cache(maxsize=4096)
+def label(action: Action) -> str:
+    """str(action), remembered: traces write the same few hundred actions over and over."""
+    return str(action)
 
 
 def describe_set(actions) -> str:

@@ -201,8 +201,9 @@ class Legality:
         legal = [A.Action(A.PASS)]
         if self.can_ron(seat, tile):
             legal.append(A.Action(A.RON, tile))
-        for kind in (A.PON, A.KONG_EXPOSED):
-            if self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
+        held = self.table.seats[seat].hand[tile]  # a 碰 needs two, a 明杠 three (why_not_call's first check)
+        for kind, needs in ((A.PON, held >= 2), (A.KONG_EXPOSED, held == 3)):
+            if needs and self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
                 legal.append(A.Action(kind, tile))
         if self.rules.chi_allowed:
             for kind in (A.CHI, *[k for k in self.rules.ready.declares if k == A.CHI_READY]):

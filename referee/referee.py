@@ -353,7 +353,7 @@ class Replay:
 
     def note_decision(self, seat: int, window: str, phase, taken: A.Action) -> None:
         if self.trace:
-            legal = tuple(str(a) for a in self.legal_actions(seat, phase))
+            legal = tuple(map(A.label, self.legal_actions(seat, phase)))
             self.decisions.append(Decision(self.index, seat, window, legal, str(taken)))
 
     def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None) -> None:
@@ -584,7 +584,7 @@ class Replay:
         that took effect, one a higher claim outranked, or a pass implied by the next event."""
         if self.trace:
             action, at = phase.declared.get(seat, (A.Action(A.PASS), None))
-            legal = tuple(str(a) for a in self.legal_actions(seat, phase))
+            legal = tuple(map(A.label, self.legal_actions(seat, phase)))
             if legal == (A.PASS,) and action.kind == A.PASS:
                 return  # nothing to decide
             if at is None:

@@ -1,6 +1,7 @@
 """The registry of rulesets by name."""
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Mapping
 
 from referee.rules.base import Option, Ruleset, RulesetError
@@ -31,7 +32,14 @@ def get_ruleset(name: str, options: Mapping[str, str] | None = None,
     values = dict(options or {})
     mine = {o.name for o in cls.options}
     values.update((k, v) for k, v in (overrides or {}).items() if k in mine)
-    return cls(values)
+    return _instance(cls, tuple(sorted(values.items())))
+
+
+@lru_cache(maxsize=256)
+def _instance(cls: type[Ruleset], values: tuple[tuple[str, str], ...]) -> Ruleset:
+    """One instance per ruleset and option values: a ruleset holds no per-hand state (that is
+    the table's), so every record with the same options shares it, parts and patterns built once."""
+    return cls(dict(values))
 
 
 def check_overrides(overrides: Mapping[str, str]) -> None:
