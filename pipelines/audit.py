@@ -108,11 +108,8 @@ def configure_logging() -> None:
 def cmd_audit(args) -> int:
     from referee import options as O
 
-    rule_options = O.to_dict(args.option)
-    problem = O.check(rule_options)
-    if problem:
-        args.parser.print_usage(sys.stderr)
-        print(f"mjref audit: error: --option: {problem}", file=sys.stderr)
+    rule_options = O.overrides_or_usage_error(args, "audit")
+    if rule_options is None:
         return 2
 
     from pipelines import files

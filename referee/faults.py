@@ -270,6 +270,14 @@ class Context:
         fill_claim(record, rules, outcome)
         return record
 
+    def draw_and_kong(self, k: int, seat: int, tile: int) -> Injected:
+        """At normal draw k the seat draws `tile` (rigged under the draw) and makes a 暗杠 of it; the
+        hand plays on; the label is the kong."""
+        code = T.to_proto(tile)
+        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
+                  pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
+        return Injected(self.play_on(k, forged, wall=self.rigged_wall(self.analysis.moments[k], tile)), k + 1)
+
     def rigged_wall(self, m: Moment, tile: int) -> list[int] | None:
         """The wall with `tile` moved under the next normal draw (from a later undrawn place); None
         when no copy is left, or when that draw takes a flipped indicator (logged at the flip too)."""
@@ -895,14 +903,7 @@ def ready_kong_changes_waits(ctx: Context) -> Injected | None:
     sites = [(k, a.events[k].seat, t) for k in a.normal_draws() for t in range(T.KINDS)
              if changes(a.moments[k], a.events[k].seat, t) and ctx.rigged_wall(a.moments[k], t) is not None]
 
-    def build(site) -> Injected:
-        k, seat, tile = site
-        code = T.to_proto(tile)
-        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
-                  pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
-        return Injected(ctx.play_on(k, forged, wall=ctx.rigged_wall(a.moments[k], tile)), k + 1)
-
-    return ctx.attempt(sites, build)
+    return ctx.attempt(sites, lambda site: ctx.draw_and_kong(*site))
 
 
 # -- the fault kinds: the 宝 family (听 required, conditions, the 宝) ------------------------------------
@@ -1125,14 +1126,7 @@ def concealed_kong_unopened(ctx: Context) -> Injected | None:
     sites = [(k, a.events[k].seat, t) for k in a.normal_draws() for t in range(T.KINDS)
              if closed_triplet(a.moments[k], a.events[k].seat, t) and ctx.rigged_wall(a.moments[k], t) is not None]
 
-    def build(site) -> Injected:
-        k, seat, tile = site
-        code = T.to_proto(tile)
-        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
-                  pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
-        return Injected(ctx.play_on(k, forged, wall=ctx.rigged_wall(a.moments[k], tile)), k + 1)
-
-    return ctx.attempt(sites, build)
+    return ctx.attempt(sites, lambda site: ctx.draw_and_kong(*site))
 
 
 def nearer_winner(ctx: Context, m: Moment, discarder: int, seat: int, tile: int) -> bool:
@@ -1199,14 +1193,7 @@ def wild_kong(ctx: Context) -> Injected | None:
                 if not (m.auto[seat] and a.legality.is_win(hand, m.melds[seat])):
                     sites.append((k, seat, wild))
 
-    def build(site) -> Injected:
-        k, seat, wild = site
-        code = T.to_proto(wild)
-        forged = [pb.Event(seat=seat, draw=pb.Draw(tile=code)),
-                  pb.Event(seat=seat, kong=pb.Kong(kind=pb.CONCEALED, tile=code))]
-        return Injected(ctx.play_on(k, forged, wall=ctx.rigged_wall(a.moments[k], wild)), k + 1)
-
-    return ctx.attempt(sites, build)
+    return ctx.attempt(sites, lambda site: ctx.draw_and_kong(*site))
 
 
 def discard_win_forbidden(ctx: Context) -> Injected | None:

@@ -9,6 +9,7 @@ Lives apart from referee/cli.py and pipelines/audit.py so that neither imports t
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Iterable, Mapping
 
 from referee.rules import RulesetError, check_overrides
@@ -46,3 +47,16 @@ def check(overrides: Mapping[str, str]) -> str | None:
     except RulesetError as err:
         return str(err)
     return None
+
+
+def overrides_or_usage_error(args, command: str) -> dict[str, str] | None:
+    """The command's --option overrides, or None after printing the usage error (exit 2)."""
+    overrides = to_dict(args.option)
+    problem = check(overrides)
+    if problem:
+        parser = getattr(args, "parser", None)
+        if parser is not None:
+            parser.print_usage(sys.stderr)
+        print(f"mjref {command}: error: --option: {problem}", file=sys.stderr)
+        return None
+    return overrides

@@ -123,10 +123,8 @@ def default_out(source: str, record: pb.GameRecord | None) -> pathlib.Path:
 def cmd_view(args) -> int:
     from referee import options as O
 
-    overrides = O.to_dict(args.option)
-    problem = O.check(overrides)
-    if problem:
-        print(f"mjref view: {problem}", file=sys.stderr)
+    overrides = O.overrides_or_usage_error(args, "view")
+    if overrides is None:
         return 2
     record = None
     try:
