@@ -16,6 +16,7 @@ import traceback
 from typing import Mapping
 
 from referee import records
+from referee.offers import OFFERS_HINT, may_have_offers
 from referee.proto import record_pb2 as pb
 from referee.referee import referee
 from referee.rules import RulesetError, get_ruleset
@@ -61,4 +62,8 @@ def verify_bytes(data: bytes, overrides: Mapping[str, str] | None = None, trace:
         record = records.parse_binary(data)
     except records.RecordError as err:
         return Verdict("", "", UNREPLAYABLE, reason=f"unreadable: {err}")
-    return verify_record(record, overrides, trace, contain_bugs)
+    token = OFFERS_HINT.set(may_have_offers(data))  # the bytes say whether any event may carry offers
+    try:
+        return verify_record(record, overrides, trace, contain_bugs)
+    finally:
+        OFFERS_HINT.reset(token)
