@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Mapping
+from typing import Any, Mapping
 
 import apache_beam as beam
 from apache_beam.pvalue import TaggedOutput
@@ -23,7 +23,7 @@ from pipelines.schemas import TABLES
 from pipelines.validate import validators
 from referee import records
 from referee.match import hand_of
-from referee.offers import OFFERS_HINT, may_have_offers
+from referee.offers import may_have_offers
 from referee.verdict import UNREPLAYABLE
 from referee.verify import verify_record
 
@@ -53,11 +53,8 @@ class JudgeFn(beam.DoFn):
             yield TaggedOutput(ERRORS, error_row(source, offset, length, "decode", str(err)))
             return
         # Whether any event may carry offered actions, known from the bytes (saves a look at every event).
-        token = OFFERS_HINT.set(may_have_offers(payload))
-        try:
-            verdict = verify_record(record, self._overrides, trace=self._decisions, contain_bugs=False)
-        finally:
-            OFFERS_HINT.reset(token)
+        verdict = verify_record(record, self._overrides, trace=self._decisions, contain_bugs=False,
+                                offers=may_have_offers(payload))
         if record.match_id:  # its facts for the checks across its match (pipelines/matches.py)
             yield TaggedOutput(MATCH_HANDS, (record.match_id, hand_of(record, verdict, source, offset, self._overrides)))
         if verdict.status == UNREPLAYABLE:
@@ -110,7 +107,7 @@ class Judge(beam.PTransform):
 
     def expand(self, frames):
         tags = [ERRORS, VIOLATIONS, SETTLEMENTS, MATCH_HANDS] + ([DECISIONS] if self._decisions else [])
-        types = {ERRORS: dict, MATCH_HANDS: tuple}
+        types = {ERRORS: dict, MATCH_HANDS: beam.typehints.KV[str, Any]}  # keyed for GroupByKey
         out = frames | "Referee" >> (
             beam.ParDo(JudgeFn(self._overrides, self._decisions))
             .with_output_types(dict, **{tag: types.get(tag, list) for tag in tags})

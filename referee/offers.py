@@ -33,8 +33,6 @@ handle outside the move generator.
 """
 from __future__ import annotations
 
-from contextvars import ContextVar
-
 from referee import actions as A
 from referee import tiles as T
 from referee.codes import CODES
@@ -45,11 +43,6 @@ Key = tuple[int, tuple[int, ...]]  # (pb.ActionKind, tile indices, sorted)
 # Event.offered on the wire: field 20, length-delimited. Every serialized record with an offer
 # holds these two bytes; one without may hold them by chance (then the events are looked at).
 OFFER_TAG = bytes([(20 << 3 | 2) & 0x7F | 0x80, (20 << 3 | 2) >> 7])
-
-
-# Whether the record about to be replayed may carry offers, set by a caller that read its bytes
-# (around the call; referee.verify.verify_bytes, the audit's referee step). None: the replay looks.
-OFFERS_HINT: ContextVar[bool | None] = ContextVar("mjref_offers_hint", default=None)
 
 
 def may_have_offers(data: bytes) -> bool:

@@ -22,7 +22,6 @@ from referee.parts.missed import NoMissedWinRule
 from referee.rules.base import Ruleset
 from referee.state import ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, KONG_LABELS, PON, Meld, Seat, Table, \
     Wall, deal_seats
-from referee.offers import OFFERS_HINT as offers_hint
 from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, TOOK_EFFECT, UNREPLAYABLE, VIOLATIONS, Decision,
                              Verdict, Violation)
 
@@ -62,10 +61,8 @@ class Replay:
         self.record = record
         self.rules = rules
         self.trace = trace
-        # May an event carry the platform's offers? None: as a caller that read the record's bytes
-        # says (offers.OFFERS_HINT), else look at the events.
-        if offers is None:
-            offers = offers_hint.get()
+        # May an event carry the platform's offers? None: look at the events (a caller that read the
+        # record's bytes knows it cheaper: offers.may_have_offers).
         self.offers = offers if offers is not None else any(len(e.offered) for e in record.events)
         self.violations: list[Violation] = []
         self.decisions: list[Decision] = []
@@ -759,10 +756,10 @@ class Replay:
         self.flag("EVENT_AFTER_END", event.seat, f"{kind} by seat {event.seat} after the hand ended", fatal=True)
 
 
-def referee(record: pb.GameRecord, rules: Ruleset, trace: bool = False) -> Verdict:
-    """Replay one record under one ruleset and return its verdict."""
+def referee(record: pb.GameRecord, rules: Ruleset, trace: bool = False, offers: bool | None = None) -> Verdict:
+    """Replay one record under one ruleset and return its verdict (`offers`: see Replay)."""
     game_id = record.game_id
-    replay = Replay(record, rules, trace)
+    replay = Replay(record, rules, trace, offers)
     try:
         replay.run()
     except Unreplayable as err:

@@ -553,8 +553,13 @@ def cmd_simulate(args) -> int:
             return 2
         total = args.hands
         recs = simulate(args.ruleset, args.hands, args.seed, options, offers=args.offers)
-    recs = progress(recs, total, args.quiet, "hand")
     out = pathlib.Path(args.out)
+    if args.format == "tfrecord" and not archive.is_archive_path(out):
+        # Readers tell an archive by its name: any other would be read back as a single record.
+        print(f"mjref simulate: {args.out}: an archive's name ends in .tfrecord (or .tfrecords), optionally "
+              f".gz or .zst; for a directory of records give --format textproto", file=sys.stderr)
+        return 2
+    recs = progress(recs, total, args.quiet, "hand")
     try:
         if args.format == "textproto":
             count = write_textproto_dir(out, recs)

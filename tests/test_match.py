@@ -298,12 +298,12 @@ def test_inject_faults_whole_matches_and_verify_finds_them(tmp_path, capsys, kin
                  "--out", str(clean), "--quiet"]) == 0
     faulty = tmp_path / "faulty.tfrecord"
     assert main(["inject", "--kind", kind, "--in", str(clean), "--out", str(faulty), "--seed", "1"]) == 0
-    assert f"injected 6 matches" in capsys.readouterr().err
+    assert "injected 6 matches" in capsys.readouterr().err
     assert main(["verify", "--json", str(faulty)]) == 1
     out = capsys.readouterr().out
     verdicts = [json.loads(line) for line in out.splitlines()]
-    recs = {r.game_id + str(r.HasField("fault")): r for r in
-            (records.parse_binary(f.payload) for f in archive.iter_archive(faulty))}
-    labelled = [v for v in verdicts if any(x["code"] == MATCH_FAULT_KINDS[kind].code for x in v["violations"])]
-    assert len(labelled) == 6
+    labels = {r.game_id for r in (records.parse_binary(f.payload) for f in archive.iter_archive(faulty))
+              if r.HasField("fault")}
+    found = [v["game_id"] for v in verdicts if any(x["code"] == MATCH_FAULT_KINDS[kind].code for x in v["violations"])]
+    assert len(found) == 6 and set(found) == labels
     assert sum(len([x for x in v["violations"] if x["severity"] == "error"]) for v in verdicts) == 6
