@@ -2,6 +2,7 @@
 
     archives -> Read (splittable, corruption-tolerant) -> Progress -> Judge (referee)
              -> games / violations / settlements / [decisions] / errors rows -> Parquet tables
+             -> the hands of each match (by match_id) -> matches / match_violations (pipelines/matches.py)
              -> Tally (counts from the data) -> manifest.json, reconciled
 
 run_audit lists the inputs, builds and runs the pipeline on the chosen runner, then reads back
@@ -20,13 +21,14 @@ from apache_beam.runners.runner import PipelineState
 
 from pipelines import files as F
 from pipelines import runner as R
-from pipelines.judge import DECISIONS, GAMES, SETTLEMENTS, VIOLATIONS, Judge
+from pipelines.judge import DECISIONS, GAMES, MATCH_HANDS, SETTLEMENTS, VIOLATIONS, Judge
 from pipelines.judge import ERRORS as JUDGE_ERRORS
 from pipelines.manifest import Tally, build_manifest, read_json
 from pipelines.progress import ProgressFn
 from pipelines.reader import ERRORS, FRAMES, ReadArchives
-from pipelines.schemas import TABLES
-from pipelines.tables import WriteTable, ensure_table, list_table_files, rows_written
+from pipelines.matches import CheckMatches
+from pipelines.schemas import KEYS, TABLES
+from pipelines.tables import WriteSortedTable, WriteTable, ensure_table, list_table_files, rows_written, shards_for
 
 TALLY_FILE = "_tally.json"
 MANIFEST_FILE = "manifest.json"
@@ -87,6 +89,12 @@ class AuditArchives(beam.PTransform):
             tables["decisions"] = judged[DECISIONS]
         written = {name: rows | f"Write_{name}" >> WriteTable(self._out, name, TABLES[name])
                    for name, rows in tables.items()}
+        # Across the hands of each match: deterministic tables (sorted rows, a fixed number of files).
+        matches = judged[MATCH_HANDS] | "Matches" >> CheckMatches()
+        shards = shards_for(sum(a.size for a in self._archives), per_shard=256 << 20, most=64)
+        for name, rows in matches.items():
+            written[name] = rows | f"Write_{name}" >> WriteSortedTable(self._out, name, TABLES[name], KEYS[name],
+                                                                       ("match_id",), shards)
         _ = {"frames": read[FRAMES], "spans": read[ERRORS], **written} | "Tally" >> Tally(self._tally_path)
         return written
 

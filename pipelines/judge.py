@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Mapping
+from typing import Any, Mapping
 
 import apache_beam as beam
 from apache_beam.pvalue import TaggedOutput
@@ -22,10 +22,13 @@ from pipelines.rows import decision_rows, error_row, game_row, settlement_rows, 
 from pipelines.schemas import TABLES
 from pipelines.validate import validators
 from referee import records
+from referee.match import hand_of
+from referee.offers import may_have_offers
 from referee.verdict import UNREPLAYABLE
 from referee.verify import verify_record
 
 GAMES, VIOLATIONS, SETTLEMENTS, DECISIONS, ERRORS = "games", "violations", "settlements", "decisions", "errors"
+MATCH_HANDS = "match_hands"  # (match_id, referee.match.Hand) of every judged record with a match id
 CRASHED = "referee_exceptions"
 
 
@@ -49,7 +52,11 @@ class JudgeFn(beam.DoFn):
         except records.RecordError as err:
             yield TaggedOutput(ERRORS, error_row(source, offset, length, "decode", str(err)))
             return
-        verdict = verify_record(record, self._overrides, trace=self._decisions, contain_bugs=False)
+        # Whether any event may carry offered actions, known from the bytes (saves a look at every event).
+        verdict = verify_record(record, self._overrides, trace=self._decisions, contain_bugs=False,
+                                offers=may_have_offers(payload))
+        if record.match_id:  # its facts for the checks across its match (pipelines/matches.py)
+            yield TaggedOutput(MATCH_HANDS, (record.match_id, hand_of(record, verdict, source, offset, self._overrides)))
         if verdict.status == UNREPLAYABLE:
             yield TaggedOutput(ERRORS, error_row(source, offset, length, "replay", verdict.reason, verdict.game_id))
             return
@@ -90,7 +97,8 @@ def exception_row(dead_letter) -> dict:
 
 
 class Judge(beam.PTransform):
-    """Frames -> {games, violations, settlements, [decisions,] errors} row PCollections."""
+    """Frames -> {games, violations, settlements, [decisions,] errors} row PCollections, and
+    match_hands: (match_id, Hand) for the match checks."""
 
     def __init__(self, overrides: Mapping[str, str] | None = None, decisions: bool = False):
         super().__init__()
@@ -98,10 +106,11 @@ class Judge(beam.PTransform):
         self._decisions = decisions
 
     def expand(self, frames):
-        tags = [ERRORS, VIOLATIONS, SETTLEMENTS] + ([DECISIONS] if self._decisions else [])
+        tags = [ERRORS, VIOLATIONS, SETTLEMENTS, MATCH_HANDS] + ([DECISIONS] if self._decisions else [])
+        types = {ERRORS: dict, MATCH_HANDS: beam.typehints.KV[str, Any]}  # keyed for GroupByKey
         out = frames | "Referee" >> (
             beam.ParDo(JudgeFn(self._overrides, self._decisions))
-            .with_output_types(dict, **{tag: (dict if tag == ERRORS else list) for tag in tags})
+            .with_output_types(dict, **{tag: types.get(tag, list) for tag in tags})
             .with_outputs(*tags, main=GAMES)
             .with_exception_handling(dead_letter_tag=CRASHED)
         )

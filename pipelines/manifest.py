@@ -23,7 +23,8 @@ from pipelines.schemas import STAGES, TABLE_VERSION
 from referee import REFEREE_VERSION, SCHEMA_VERSION
 
 # 2: inputs.files[].records_in, inputs.empty, errors.by_stage.write.
-MANIFEST_VERSION = 2
+# 3: matches (by status, totals mismatches, match violations by code).
+MANIFEST_VERSION = 3
 
 
 # -- facts -----------------------------------------------------------------------------------
@@ -59,6 +60,13 @@ def table_facts(table: pa.Table, name: str):
     elif name == "errors":
         for stage, n in _value_counts(table, "stage"):
             yield ("errors", stage, n)
+    elif name == "matches":
+        for status, n in _value_counts(table, "status"):
+            yield ("matches", status, n)
+        yield ("matches_totals", "mismatch", pc.sum(table.column("totals_mismatch").cast(pa.int64())).as_py() or 0)
+    elif name == "match_violations":
+        for code, n in _value_counts(table, "code"):
+            yield ("match_violations", code, n)
 
 
 class TallyFn(beam.CombineFn):
@@ -162,6 +170,10 @@ def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], 
         "violations": {"total": rows.get("violations", 0), "by_code": tally.get("violations", {}),
                        "by_severity": tally.get("severity", {})},
         "errors": {"total": error_rows, "by_stage": by_stage},
+        "matches": {"total": rows.get("matches", 0), "by_status": tally.get("matches", {}),
+                    "totals_mismatches": tally.get("matches_totals", {}).get("mismatch", 0),
+                    "violations": rows.get("match_violations", 0),
+                    "violations_by_code": tally.get("match_violations", {})},
         "tables": {name: {"rows": rows.get(name, 0), **info} for name, info in tables.items()},
         "wall_clock_seconds": round(wall_seconds, 3),
         "hands_per_second": round(frames / wall_seconds, 1) if wall_seconds > 0 else None,
@@ -218,6 +230,13 @@ def summary(manifest: dict, top_codes: int = 10) -> str:
         row(f"  {code}", n)
     if len(codes) > top_codes:
         lines.append(f"    ... {len(codes) - top_codes} more codes in manifest.json")
+    m = manifest.get("matches")
+    if m and m["total"]:
+        row("matches", m["total"], ", ".join(f"{n:,} {status}" for status, n in sorted(m["by_status"].items())))
+        row("  final totals differ", m["totals_mismatches"])
+        row("  match violations", m["violations"])
+        for code, n in sorted(m["violations_by_code"].items(), key=lambda kv: (-kv[1], kv[0]))[:top_codes]:
+            row(f"    {code}", n)
     lines.append("  table rows: " + ", ".join(f"{name} {info['rows_written']:,}"
                                               for name, info in manifest["tables"].items()))
     hps = manifest["hands_per_second"]

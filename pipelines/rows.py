@@ -95,3 +95,28 @@ def decision_rows(source: str, offset: int, v: Verdict) -> list[dict]:
              "seat": int(d.seat), "window": str(d.window), "legal": [str(a) for a in d.legal], "taken": str(d.taken),
              "effect": str(d.effect)}
             for d in v.decisions]
+
+
+def match_row(result) -> dict:
+    """One matches row for a referee.match.MatchResult."""
+    def totals(xs):
+        return None if xs is None else [int(x) for x in xs]
+
+    return {"match_id": fit_text(result.match_id), "ruleset": fit_text(result.ruleset), "records": result.records,
+            "hands": result.hands, "first_hand": int(result.first_hand), "last_hand": int(result.last_hand),
+            "missing_hands": int(result.missing_hands), "duplicate_records": result.duplicate_records,
+            "unfinished_hands": result.unfinished, "claimed_totals": totals(result.claimed_totals),
+            "recomputed_totals": totals(result.recomputed_totals), "totals_mismatch": bool(result.totals_mismatch),
+            "violation_count": len(result.findings), "status": result.status}
+
+
+def match_violation_rows(result, hands) -> list[dict]:
+    """The match_violations rows of a MatchResult; `hands` is the list check_match was given."""
+    rows = []
+    for f in result.findings:
+        carrier = hands[f.carrier]
+        rows.append({"match_id": fit_text(result.match_id), "hand_index": int(f.hand_index),
+                     "game_id": fit_text(carrier.game_id), "source": fit_text(carrier.source),
+                     "offset": int(carrier.offset or 0), "code": f.code, "severity": f.severity,
+                     "message": fit_text(f.message)})
+    return rows

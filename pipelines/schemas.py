@@ -18,7 +18,8 @@ from referee import REFEREE_VERSION, SCHEMA_VERSION
 
 # Bump when a column is added, removed or changes meaning.
 # 2: decisions.effect; errors.stage "write".
-TABLE_VERSION = 2
+# 3: the matches and match_violations tables (checks across the hands of a match).
+TABLE_VERSION = 3
 
 
 def _schema(name: str, *fields: pa.Field) -> pa.Schema:
@@ -104,12 +105,46 @@ DECISIONS = _schema(
     _f("effect", pa.string()),  # took effect | declared (outranked) | implied (nothing logged)
 )
 
+# Across the hands of a match (referee/match.py): records grouped by match_id, ordered by hand_index.
+MATCHES = _schema(
+    "matches",
+    _f("match_id", pa.string()),
+    _f("ruleset", pa.string()),  # of its first record
+    _f("records", pa.int32()),  # records seen, duplicates included
+    _f("hands", pa.int32()),  # distinct hand indices
+    _f("first_hand", pa.int64()),
+    _f("last_hand", pa.int64()),
+    _f("missing_hands", pa.int64()),  # hand indices missing between the first and the last
+    _f("duplicate_records", pa.int32()),
+    _f("unfinished_hands", pa.int32()),  # hands that could not be replayed or did not end
+    _f("claimed_totals", pa.list_(_f("item", MONEY)), nullable=True),  # the platform's final running totals
+    _f("recomputed_totals", pa.list_(_f("item", MONEY)), nullable=True),  # null: a hand missing or unfinished
+    _f("totals_mismatch", pa.bool_()),
+    _f("violation_count", pa.int32()),  # match-level findings
+    _f("status", pa.string()),  # clean | violations (match-level findings only)
+)
+
+MATCH_VIOLATIONS = _schema(
+    "match_violations",
+    _f("match_id", pa.string()),
+    _f("hand_index", pa.int64()),  # the hand it concerns (a gap: its first missing index)
+    # The record that carries it (a gap: the first record after it).
+    _f("game_id", pa.string()),
+    _f("source", pa.string()),
+    _f("offset", pa.int64()),
+    _f("code", pa.string()),
+    _f("severity", pa.string()),
+    _f("message", pa.string()),
+)
+
 TABLES: dict[str, pa.Schema] = {
     "games": GAMES,
     "violations": VIOLATIONS,
     "settlements": SETTLEMENTS,
     "errors": ERRORS,
     "decisions": DECISIONS,
+    "matches": MATCHES,
+    "match_violations": MATCH_VIOLATIONS,
 }
 
 # The columns a table is sorted by to compare two runs (rows are written in no fixed order).
@@ -119,6 +154,8 @@ KEYS: dict[str, tuple[str, ...]] = {
     "settlements": ("source", "offset", "seat"),
     "errors": ("file", "offset", "stage"),
     "decisions": ("source", "offset", "event_index", "seat", "window"),
+    "matches": ("match_id",),
+    "match_violations": ("match_id", "hand_index", "code", "source", "offset", "message"),
 }
 
 STAGES = ("framing", "decode", "replay", "referee_exception", "write")

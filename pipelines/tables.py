@@ -7,7 +7,9 @@ grouping step that doubles memory).
 """
 from __future__ import annotations
 
+import json
 import os
+import zlib
 
 import apache_beam as beam
 import pyarrow as pa
@@ -107,6 +109,77 @@ class WriteTable(beam.PTransform):
         _ = tables | "Parquet" >> WriteToParquetBatched(
             self._prefix, schema=self._schema, codec=CODEC, file_name_suffix=SUFFIX, num_shards=0)
         return tables
+
+
+# -- deterministic tables: the same bytes on every runner ------------------------------------------------
+def shard_of(row: dict, columns: tuple[str, ...], shards: int) -> int:
+    """A row's shard from its key columns: a CRC32, the same in every process (never Python's hash)."""
+    text = json.dumps([row[c] for c in columns], ensure_ascii=False, default=str)
+    return zlib.crc32(text.encode("utf-8")) % shards
+
+
+def sort_key(row: dict, keys: tuple[str, ...]) -> tuple:
+    """The table's key columns (nulls last), then the whole row: a total order."""
+    return (tuple((row[k] is None, 0 if row[k] is None else row[k]) for k in keys),
+            json.dumps(row, sort_keys=True, ensure_ascii=False, default=str))
+
+
+def _keyed(row: dict, columns: tuple[str, ...], shards: int) -> tuple[int, dict]:
+    return shard_of(row, columns, shards), row
+
+
+def _flatten(rows):
+    return rows if type(rows) is list else [rows]
+
+
+class WriteShardFn(beam.DoFn):
+    """(shard, rows) -> one Parquet file for the shard, its rows sorted; yields the Table written."""
+
+    def __init__(self, prefix: str, schema: pa.Schema, keys: tuple[str, ...], shards: int):
+        super().__init__()
+        self._prefix, self._schema, self._keys, self._shards = prefix, schema, keys, shards
+
+    def process(self, element):
+        from apache_beam.io.filesystems import FileSystems
+
+        shard, rows = element
+        rows = sorted((r for r in rows if r is not None), key=lambda r: sort_key(r, self._keys))
+        table = pa.Table.from_batches([to_batch(rows[i:i + CHUNK_ROWS], self._schema)
+                                       for i in range(0, len(rows), CHUNK_ROWS)] or [to_batch([], self._schema)],
+                                      schema=self._schema)
+        path = f"{self._prefix}-{shard:05d}-of-{self._shards:05d}{SUFFIX}"
+        if F.is_local(path):
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        with FileSystems.create(path) as fh:
+            pq.write_table(table, fh, compression=CODEC, row_group_size=BATCH_ROWS)
+        yield table
+
+
+class WriteSortedTable(beam.PTransform):
+    """Dict rows (or lists of them) -> exactly `shards` Parquet files under OUT/NAME/, each the rows
+    whose key columns hash to it, sorted by the table's keys: the same files, byte for byte, on any
+    runner and with any number of workers (every shard is written, empty or not). Each shard is
+    held by one worker while it is written, so the shard count should grow with the input.
+
+    Returns the Tables written, for counting."""
+
+    def __init__(self, out: str, name: str, schema: pa.Schema, keys: tuple[str, ...],
+                 shard_columns: tuple[str, ...], shards: int = 1):
+        super().__init__()
+        self._prefix = f"{table_dir(out, name)}/part"
+        self._schema, self._keys, self._columns, self._shards = schema, keys, shard_columns, max(1, shards)
+
+    def expand(self, rows):
+        keyed = (rows | "Flatten rows" >> beam.FlatMap(_flatten)
+                 | "Shard" >> beam.Map(_keyed, self._columns, self._shards))
+        every = rows.pipeline | "Every shard" >> beam.Create([(i, None) for i in range(self._shards)])
+        return ((keyed, every) | "With empty shards" >> beam.Flatten() | "By shard" >> beam.GroupByKey()
+                | "Write" >> beam.ParDo(WriteShardFn(self._prefix, self._schema, self._keys, self._shards)))
+
+
+def shards_for(input_bytes: int, per_shard: int = 64 << 20, most: int = 256) -> int:
+    """How many shards a deterministic table gets for this much input (the same for the same input)."""
+    return max(1, min(most, -(-input_bytes // per_shard)))
 
 
 def list_table_files(out: str, name: str) -> list[str]:

@@ -18,6 +18,9 @@ from referee.verdict import ERROR
 
 KONG_KIND = {"concealed": pb.CONCEALED, "exposed": pb.EXPOSED, "added": pb.ADDED}
 WIN_KIND = {"self": pb.SELF_DRAW, "discard": pb.DISCARD, "rob": pb.ROB_KONG}
+OFFER_KINDS = {"draw": pb.ACT_DRAW, "discard": pb.ACT_DISCARD, "chi": pb.ACT_CHI, "pon": pb.ACT_PON,
+               "kong": pb.ACT_KONG, "ready": pb.ACT_READY, "win": pb.ACT_WIN, "pass": pb.ACT_PASS,
+               "feng_dong": pb.ACT_FENG_DONG, "haidi": pb.ACT_HAIDI}
 
 
 def _tiles(spec) -> list[int]:
@@ -163,6 +166,16 @@ class HandBuilder:
         kind = pb.BAO_CHANGE if change else pb.BAO
         self._event(self.record.dealer if seat is None else seat).indicator.CopyFrom(
             pb.IndicatorFlip(kind=kind, tile=T.to_proto(t), wall_index=position))
+        return self
+
+    def offer(self, *actions: str) -> "HandBuilder":
+        """The actions the platform offered the seat before the last event (Event.offered), each as
+        'KIND [TILES]': 'pass', 'draw', 'win 3p', 'pon 3p', 'kong 3p', 'discard 5p', 'chi 12p' (the two
+        tiles shown), 'ready 5p' (听 with that discard), 'haidi', 'feng_dong'."""
+        event = self.record.events[-1]
+        for text in actions:
+            name, _, tiles = text.partition(" ")
+            event.offered.add(kind=OFFER_KINDS[name], tiles=[T.to_proto(t) for t in _tiles(tiles)] if tiles else [])
         return self
 
     def match_state(self, consecutive_draws: int) -> "HandBuilder":

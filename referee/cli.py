@@ -19,7 +19,7 @@ from typing import Iterator
 from referee import archive, records
 from referee import options as O
 from referee.codes import CODES
-from referee.match import MatchCheck
+from referee.match import MatchCollector, MatchResult
 from referee.rules import RULESETS
 from referee.verdict import CLEAN, DECLARED, IMPLIED, UNREPLAYABLE, VIOLATIONS, Verdict
 from referee.verify import verify_bytes, verify_record
@@ -182,6 +182,7 @@ class Totals:
     by_code: Counter = field(default_factory=Counter)
     info_codes: set = field(default_factory=set)
     no_record: int = 0  # inputs that held no record at all
+    matches: list = field(default_factory=list)  # MatchResult of every match seen
 
     def add(self, verdict: Verdict, item=None) -> None:
         if isinstance(item, NoRecord):
@@ -212,7 +213,26 @@ class Totals:
             for code, n in sorted(self.by_code.items(), key=lambda kv: (-kv[1], kv[0])):
                 label = code + (" (note)" if code in self.info_codes else "")
                 lines.append(f"    {label:<{width}} {n:>9,}")
+        if self.matches:
+            lines.extend(render_matches(self.matches))
         return "\n".join(lines)
+
+
+def render_matches(results: list[MatchResult], limit: int = 20) -> list[str]:
+    """The summary lines of the matches: a count, then one line per match with a finding or whose
+    final totals differ (up to `limit`)."""
+    bad = [r for r in results if r.status != CLEAN or r.totals_mismatch]
+    lines = [f"matches: {len(results):,} ({len(results) - len(bad):,} clean, {len(bad):,} with match findings or "
+             f"totals that differ)"]
+    for r in bad[:limit]:
+        codes = Counter(f.code for f in r.findings)
+        found = ", ".join(f"{code} {n}" if n > 1 else code for code, n in sorted(codes.items())) or "no finding"
+        totals = f"; final totals claimed {list(r.claimed_totals) if r.claimed_totals else None}, recomputed " \
+                 f"{list(r.recomputed_totals) if r.recomputed_totals else None}"
+        lines.append(f"  match {r.match_id}: {r.hands:,} hands ({r.first_hand}-{r.last_hand}): {found}{totals}")
+    if len(bad) > limit:
+        lines.append(f"  ... {len(bad) - limit:,} more")
+    return lines
 
 
 def _progress_bar(paths: list[str]):
@@ -244,7 +264,18 @@ def cmd_verify(args) -> int:
 
     totals = Totals()
     worst = 0
-    matches = MatchCheck()  # records of one match are checked against the hand before them
+
+    def report(source: str, item, verdict: Verdict) -> None:
+        nonlocal worst
+        totals.add(verdict, item)
+        if not args.only_findings or verdict.status != CLEAN or verdict.violations:
+            emit(render_json(source, verdict, args.trace) if args.json else render_text(source, verdict))
+        worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status])
+
+    # The records of a match (those with a match_id) are checked together once the input is read
+    # (referee/match.py), so they are reported then, in input order, with the match findings attached.
+    matches = MatchCollector(options)
+    held = []
     try:
         for source, item, weight in walk_inputs(args.paths):
             if isinstance(item, bytes):
@@ -253,15 +284,17 @@ def cmd_verify(args) -> int:
                 except records.RecordError:
                     pass  # judged below: an unreadable verdict
             verdict = judge(item, options, args.trace)
-            if isinstance(item, records.GameRecord):
-                matches.check(item, verdict)
-            totals.add(verdict, item)
-            if not args.only_findings or verdict.status != CLEAN or verdict.violations:
-                emit(render_json(source, verdict, args.trace) if args.json else render_text(source, verdict))
-            worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status])
+            if matches.wants(item):
+                matches.add(item, verdict, source)
+                held.append((source, item, verdict))
+            else:
+                report(source, item, verdict)
             if bar is not None:
-                bar.set_postfix_str(f"{totals.records:,} records", refresh=False)
+                bar.set_postfix_str(f"{totals.records + len(held):,} records", refresh=False)
                 bar.update(weight)
+        totals.matches = matches.finish()
+        for source, item, verdict in held:
+            report(source, item, verdict)
     finally:
         if bar is not None:
             bar.refresh()  # the last state, however fast the run (tqdm redraws at most every 0.1 s)

@@ -18,6 +18,9 @@ class Code:
     explanation: str
     severity: str = ERROR
     variants: str = "all"
+    # "hand": found in one record; "match": found across the records of a match (referee/match.py),
+    # which no single record can show (no sample file, no per-record fault kind).
+    level: str = "hand"
 
 
 CODES: dict[str, Code] = {
@@ -196,9 +199,33 @@ CODES: dict[str, Code] = {
              "the platform's next dealer differs from the dealer rule"),
         Code("CLAIM_MALFORMED", "结算记录不全", "malformed claimed result",
              "the claimed result does not give one payment per seat"),
+        # The platform's offered actions (Event.offered) against the legal set (referee/offers.py).
+        Code("OFFER_MISSING", "漏给选项", "legal action not offered",
+             "the platform did not offer the seat an action that was legal at this point (a win it never let "
+             "the seat claim is a 漏胡 the platform caused)"),
+        Code("OFFER_ILLEGAL", "误给选项", "illegal action offered",
+             "the platform offered the seat an action that was not legal at this point"),
+        # Across the hands of a match (referee/match.py): records grouped by match_id, in hand_index order.
         Code("MATCH_STATE_MISMATCH", "局间状态不符", "match state mismatch",
              "the record's match state (流局 in a row before it) disagrees with the earlier hands of its match",
-             variants="harbin"),
+             variants="harbin", level="match"),
+        Code("MATCH_DEALER_MISMATCH", "轮庄错误", "wrong dealer",
+             "the hand is dealt by another seat than the one the dealer rule gives after the hand before it "
+             "(recomputed from that hand's events)", level="match"),
+        Code("MATCH_HAND_MISSING", "缺局", "hand missing",
+             "the match's hand indices skip a hand: from the first record on they run on by one, none missing",
+             level="match"),
+        Code("MATCH_HAND_DUPLICATED", "重复局", "hand duplicated",
+             "two records of the match carry the same hand index", level="match"),
+        Code("MATCH_TOTALS_MISMATCH", "累计分不符", "running total wrong",
+             "the running totals after the hand are not the totals before it plus the hand's claimed payments",
+             level="match"),
+        Code("MATCH_TOTALS_NOT_CARRIED", "累计分未承接", "running total not carried",
+             "the running totals before the hand are not the totals after the hand before it", level="match"),
+        Code("MATCH_WIND_MISMATCH", "风圈不符", "wrong wind",
+             "the round wind (风圈) is not the one the match's deals give (东 first, advancing each time the "
+             "deal passes from the fourth dealer of a cycle); with fixed seat winds seat 0 (东) deals first",
+             variants="guangdong_jph3,guangdong_gg5", level="match"),
     )
 }
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Iterator
 
 from referee import actions as A
-from referee import archive, records
+from referee import archive, offers, records
 from referee import tiles as T
 from referee.proto import record_pb2 as pb
 from referee.parts.bao import BAO_CHANGE
@@ -51,6 +51,12 @@ NO_KIND_YET = "no fault kind yet (its sample under samples/ covers it)"
 SKIPPED_CODES = {
     "MISSED_WIN": "an info note (漏胡 allowed in Hebei), not a fault",
     "MATCH_STATE_MISMATCH": "a finding across the records of a match: one record cannot carry it (tests/test_match.py)",
+    "MATCH_WIND_MISMATCH": "a finding across the records of a match (tests/test_match.py)",
+    "MATCH_TOTALS_NOT_CARRIED": "a finding across the records of a match (tests/test_match.py)",
+    "MATCH_DEALER_MISMATCH": "a finding across the records of a match: match kind dealer_skipped",
+    "MATCH_HAND_MISSING": "a finding across the records of a match: match kind hand_missing",
+    "MATCH_HAND_DUPLICATED": "a finding across the records of a match: match kind hand_duplicated",
+    "MATCH_TOTALS_MISMATCH": "a finding across the records of a match: match kind total_altered",
 }
 
 
@@ -1745,6 +1751,101 @@ def liability_ignored(ctx: Context) -> Injected | None:
     return misapplied_claim(ctx, "LIABILITY_IGNORED")
 
 
+# -- the fault kinds: the platform's offered actions (referee/offers.py) --------------------------------
+OFFER_EVENTS = frozenset(("draw", "discard", "chi", "pon", "kong", "win", "pass", "haidi"))
+TAKEN_KIND = {"draw": pb.ACT_DRAW, "discard": pb.ACT_DISCARD, "chi": pb.ACT_CHI, "pon": pb.ACT_PON,
+              "kong": pb.ACT_KONG, "win": pb.ACT_WIN, "pass": pb.ACT_PASS}
+
+
+class OfferProbe(Replay):
+    """A replay that keeps, for every event with offers, the legal set (in the platform's form) of
+    the phase that took it, and the tile an offer there may leave out."""
+
+    def __init__(self, record: pb.GameRecord, rules: Ruleset):
+        super().__init__(record, rules, offers=True)
+        self.offer_probe: dict[int, tuple[set, int | None]] = {}
+
+
+def offer_sites(ctx: Context) -> dict[int, tuple[set, int | None, offers.Key | None]]:
+    """event index -> (legal keys, context tile, the key of what the event did) for every event of a
+    seat's choice that a platform can show offers for, read by replaying the clean record with a
+    placeholder offer on each (the referee's own legal sets)."""
+    probe_record = ctx.copy()
+    for event in probe_record.events:
+        if event.WhichOneof("kind") in OFFER_EVENTS:
+            del event.offered[:]
+            event.offered.add(kind=pb.ACT_PASS)
+    probe = OfferProbe(probe_record, ctx.rules)
+    probe.run()
+    sites = {}
+    for index, (legal, context) in sorted(probe.offer_probe.items()):
+        event = ctx.clean.events[index]
+        kind = event.WhichOneof("kind")
+        if kind == "haidi":
+            taken = (pb.ACT_HAIDI, ()) if event.haidi.accepted else offers.PASS_KEY
+        else:
+            taken = offers.read_offer(pb.OfferedAction(kind=TAKEN_KIND[kind], tiles=taken_tiles(event, kind)), context)
+            if kind == "discard" and event.discard.ready:
+                taken = (pb.ACT_READY, taken[1])
+            if kind == "chi" and event.chi.ready:
+                taken = (pb.ACT_READY, taken[1])
+        if legal:
+            sites[index] = (legal, context, taken if isinstance(taken, tuple) else None)
+    return sites
+
+
+def taken_tiles(event: pb.Event, kind: str) -> list[int]:
+    if kind == "discard":
+        return [event.discard.tile]
+    if kind == "chi":
+        return list(event.chi.tiles)
+    if kind in ("pon", "kong", "win"):
+        return [getattr(event, kind).tile]
+    return []
+
+
+def with_offers(ctx: Context, index: int, keys) -> pb.GameRecord:
+    record = ctx.copy()
+    event = record.events[index]
+    del event.offered[:]
+    event.offered.extend(pb.OfferedAction(kind=kind, tiles=[T.to_proto(t) for t in tiles])
+                         for kind, tiles in sorted(keys))
+    return record
+
+
+def offer_dropped(ctx: Context) -> Injected | None:
+    """The platform leaves a legal action out of a seat's offers (a win first, where one was legal:
+    the platform made the seat miss it), at one decision point; everything else as it was."""
+    sites = offer_sites(ctx)
+    wins = [(i, k) for i, (legal, _, taken) in sites.items() for k in sorted(legal)
+            if k[0] == pb.ACT_WIN and k != taken]
+    others = [(i, k) for i, (legal, _, taken) in sites.items() for k in sorted(legal) if k != taken]
+    site = ctx.pick(wins) or ctx.pick(others)
+    if site is None:
+        return None
+    index, dropped = site
+    return Injected(with_offers(ctx, index, sites[index][0] - {dropped}), index)
+
+
+def offer_added(ctx: Context) -> Injected | None:
+    """The platform offers a seat one action that is not legal there (a win, a 碰 or a kong of the
+    tile at hand, a 过 on its own turn, a discard of a tile it does not hold), besides the legal ones."""
+    sites = offer_sites(ctx)
+    if not sites:
+        return None
+    index = ctx.pick(sorted(sites))
+    legal, context, _ = sites[index]
+    candidates = [(pb.ACT_PASS, ())]
+    if context is not None:
+        candidates += [(pb.ACT_WIN, (context,)), (pb.ACT_PON, (context,)), (pb.ACT_KONG, (context,))]
+    held = ctx.analysis.moments[index].hands[ctx.clean.events[index].seat]
+    candidates += [(pb.ACT_DISCARD, (t,)) for t in ctx.rules.tile_kinds if not held[t]]
+    added = ctx.pick(k for k in candidates if k not in legal)
+    if added is None:
+        return None
+    return Injected(with_offers(ctx, index, legal | {added}), index)
+
+
 # -- the catalogue ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class FaultKind:
@@ -1827,6 +1928,8 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("pon_of_a_dragon", "PON_DRAGON", pon_of_a_dragon),
         FaultKind("concealed_kong_unopened", "CONCEALED_KONG_UNOPENED", concealed_kong_unopened),
         FaultKind("jiating_on_several_waits", "JIATING_ILLEGAL", jiating_on_several_waits),
+        FaultKind("offer_dropped", "OFFER_MISSING", offer_dropped),
+        FaultKind("offer_added", "OFFER_ILLEGAL", offer_added),
     )
 }
 
@@ -1906,6 +2009,10 @@ def cmd_inject(args) -> int:
         width = max(len(k) for k in FAULT_KINDS)
         for kind in FAULT_KINDS.values():
             print(f"{kind.name:<{width}}  {kind.code:<24}  {kind.about}")
+        from referee.match_faults import MATCH_FAULT_KINDS
+
+        for kind in MATCH_FAULT_KINDS.values():
+            print(f"{kind.name:<{width}}  {kind.code:<24}  (a whole match) {kind.about}")
         for code, why in SKIPPED_CODES.items():
             print(f"{'(none)':<{width}}  {code:<24}  {why}")
         return 0
@@ -1913,7 +2020,9 @@ def cmd_inject(args) -> int:
     if missing:
         print(f"mjref inject: {', '.join(missing)} required (or --list)", file=sys.stderr)
         return 2
-    kind = FAULT_KINDS.get(args.kind)
+    from referee.match_faults import MATCH_FAULT_KINDS, inject_match_archive
+
+    kind = FAULT_KINDS.get(args.kind) or MATCH_FAULT_KINDS.get(args.kind)
     if kind is None:
         print(f"mjref inject: unknown fault kind {args.kind!r}; `mjref inject --list` shows them", file=sys.stderr)
         return 2
@@ -1923,13 +2032,19 @@ def cmd_inject(args) -> int:
     if not pathlib.Path(args.input).is_file():
         print(f"mjref inject: no such archive: {args.input}", file=sys.stderr)
         return 2
+    whole_matches = kind.name in MATCH_FAULT_KINDS
     try:
-        stats = inject_archive(kind, args.input, args.out, args.rate, args.seed, args.quiet)
+        if whole_matches:
+            stats = InjectStats()
+            inject_match_archive(kind, args.input, args.out, args.rate, args.seed, stats)
+        else:
+            stats = inject_archive(kind, args.input, args.out, args.rate, args.seed, args.quiet)
     except (OSError, archive.ArchiveError) as err:
         print(f"mjref inject: {err}", file=sys.stderr)
         return 2
     if not args.quiet:
-        print(f"{kind.name} ({kind.code}): injected {stats.injected}, skipped {stats.skipped} (no suitable "
+        unit = " matches" if whole_matches else ""
+        print(f"{kind.name} ({kind.code}): injected {stats.injected}{unit}, skipped {stats.skipped} (no suitable "
               f"place), passed {stats.passed} unchanged -> {args.out}", file=sys.stderr)
     for what, count in (("records not clean or not replayable, passed through", stats.unusable),
                         ("undecodable payloads passed through", stats.undecodable),
@@ -1944,10 +2059,12 @@ def add_inject_command(sub) -> None:
                             description="Mutate clean records (e.g. from `mjref simulate`) into records that "
                                         "each carry exactly one known fault, labelled in record.fault.")
     inject.add_argument("--list", action="store_true", help="list the fault kinds and their codes")
-    inject.add_argument("--kind", help="the fault kind (see --list)")
+    inject.add_argument("--kind", help="the fault kind (see --list); a match kind faults whole matches (records "
+                                         "grouped by match_id)")
     inject.add_argument("--in", dest="input", metavar="ARCHIVE", help="clean records (TFRecord archive)")
     inject.add_argument("--out", metavar="ARCHIVE", help="where to write every record, faulty or not")
-    inject.add_argument("--rate", type=float, default=1.0, help="fraction of records to fault (default 1)")
+    inject.add_argument("--rate", type=float, default=1.0,
+                        help="fraction of records (of matches, for a match kind) to fault (default 1)")
     inject.add_argument("--seed", type=int, default=0, help="same seed, same choices")
     inject.add_argument("--quiet", action="store_true", help="no progress bar or summary")
     inject.set_defaults(func=cmd_inject)

@@ -11,6 +11,7 @@ settlement is not recomputed, so one fault gives one finding.
 from __future__ import annotations
 
 from referee import actions as A
+from referee import offers
 from referee import tiles as T
 from referee.codes import CODES
 from referee.legal import Legality
@@ -56,10 +57,13 @@ class Halt(Exception):
 
 
 class Replay:
-    def __init__(self, record: pb.GameRecord, rules: Ruleset, trace: bool = False):
+    def __init__(self, record: pb.GameRecord, rules: Ruleset, trace: bool = False, offers: bool | None = None):
         self.record = record
         self.rules = rules
         self.trace = trace
+        # May an event carry the platform's offers? None: look at the events (a caller that read the
+        # record's bytes knows it cheaper: offers.may_have_offers).
+        self.offers = offers if offers is not None else any(len(e.offered) for e in record.events)
         self.violations: list[Violation] = []
         self.decisions: list[Decision] = []
         self.index: int | None = None
@@ -187,12 +191,17 @@ class Replay:
         self.dispatch(kind, event)
 
     def dispatch(self, kind: str, event: pb.Event) -> None:
-        """Hand the event to the phase: an open window takes it as a declaration or is closed by it."""
+        """Hand the event to the phase: an open window takes it as a declaration or is closed by it.
+        The platform's offers, when the event carries them, are judged against the legal set of
+        the phase that takes it (referee/offers.py)."""
+        offered = self.offers and len(event.offered)
         while True:
             phase = self.phase
             if not phase.window:
+                if offered:
+                    self.violations += offers.diff(self, phase, event)
                 return phase.on_event(self, kind, event)
-            if phase.declare(self, kind, event):
+            if offers.declare(self, phase, kind, event) if offered else phase.declare(self, kind, event):
                 return
             phase.close(self, event)
 
@@ -747,10 +756,10 @@ class Replay:
         self.flag("EVENT_AFTER_END", event.seat, f"{kind} by seat {event.seat} after the hand ended", fatal=True)
 
 
-def referee(record: pb.GameRecord, rules: Ruleset, trace: bool = False) -> Verdict:
-    """Replay one record under one ruleset and return its verdict."""
+def referee(record: pb.GameRecord, rules: Ruleset, trace: bool = False, offers: bool | None = None) -> Verdict:
+    """Replay one record under one ruleset and return its verdict (`offers`: see Replay)."""
     game_id = record.game_id
-    replay = Replay(record, rules, trace)
+    replay = Replay(record, rules, trace, offers)
     try:
         replay.run()
     except Unreplayable as err:
@@ -764,6 +773,7 @@ def referee(record: pb.GameRecord, rules: Ruleset, trace: bool = False) -> Verdi
         outcome = replay.outcome
         verdict.winners = tuple(sorted({w.seat for w in outcome.wins}))
         verdict.recomputed = rules.settle(outcome)
+        verdict.next_dealer = rules.next_dealer(outcome)
         if claimed is not None:
             compare_claim(replay, claimed, verdict)
     verdict.status = VIOLATIONS if any(v.severity == ERROR for v in verdict.violations) else CLEAN
@@ -785,6 +795,6 @@ def compare_claim(replay: Replay, claimed: pb.ClaimedResult, verdict: Verdict) -
         code, detail = rules.explain_mismatch(outcome, claimed) or ("SETTLEMENT_MISMATCH", "")
         flag(code, None, f"claimed {list(claimed.payments)}, recomputed {list(recomputed.payments)}"
              + (f"; {detail}" if detail else ""), index=None)
-    if claimed.has_next_dealer and claimed.next_dealer != rules.next_dealer(outcome):
+    if claimed.has_next_dealer and claimed.next_dealer != verdict.next_dealer:
         flag("NEXT_DEALER_MISMATCH", None, f"the platform names seat {claimed.next_dealer} as next dealer; the "
-             f"rule gives seat {rules.next_dealer(outcome)}", index=None)
+             f"rule gives seat {verdict.next_dealer}", index=None)

@@ -21,6 +21,8 @@ from referee import actions as A
 from referee import archive, records, shapes
 from referee import tiles as T
 from referee.builder import fill_claim
+from referee.match import MatchProgress
+from referee.offers import offers_at
 from referee.proto import record_pb2 as pb
 from referee.options import option_pair, to_dict
 from referee.outcome import Outcome
@@ -80,12 +82,23 @@ def connectivity(hand: list[int], tile: int) -> int:
     return sum(hand[t] for t in range(max(base, tile - 2), min(base + 8, tile + 2) + 1)) - 1
 
 
-def new_record(rules: Ruleset, options: dict[str, str], seed: int, index: int) -> tuple[pb.GameRecord, random.Random]:
-    """An unplayed record for hand `index`: identity, dealer, a shuffled wall; and its random stream."""
-    rng = random.Random(f"mjref-simulate/{rules.name}/{seed}/{index}")  # never the global generator
-    record = pb.GameRecord(schema_version=SCHEMA_VERSION, game_id=f"sim-{rules.name}-{seed}-{index:06d}",
-                           match_id=f"sim-{rules.name}-{seed}", hand_index=index,
+def new_record(rules: Ruleset, options: dict[str, str], seed: int, index: int,
+               match: MatchProgress | None = None, number: int = 0) -> tuple[pb.GameRecord, random.Random]:
+    """An unplayed record for hand `index`: identity, dealer, a shuffled wall; and its random stream.
+
+    An independent hand has no match id and dealer `index % 4`. A hand of a match (`match`, the
+    match's progress, for match `number`) gets its match fields from it: hand index, dealer, round
+    wind, 流局 in a row and running totals."""
+    if match is None:
+        rng = random.Random(f"mjref-simulate/{rules.name}/{seed}/{index}")  # never the global generator
+        game_id = f"sim-{rules.name}-{seed}-{index:06d}"
+    else:
+        rng = random.Random(f"mjref-simulate/{rules.name}/{seed}/{number}/{match.hand_index}")
+        game_id = f"{match.match_id}-{match.hand_index:03d}"
+    record = pb.GameRecord(schema_version=SCHEMA_VERSION, game_id=game_id, hand_index=index,
                            platform=f"mjref-simulate {REFEREE_VERSION}", dealer=index % 4, round_wind=pb.E)
+    if match is not None:
+        match.stamp(record)
     record.ruleset.name = rules.name
     for key, value in sorted(options.items()):
         record.ruleset.options[key] = value
@@ -121,17 +134,21 @@ class SelfPlay:
     """
 
     def __init__(self, record: pb.GameRecord, rules: Ruleset, rng: random.Random,
-                 policy: Policy = DEFAULT_POLICY, replay: Replay | None = None):
+                 policy: Policy = DEFAULT_POLICY, replay: Replay | None = None, offers: bool = False):
         self.record, self.rules, self.rng, self.policy = record, rules, rng, policy
         if replay is None:
-            replay = Replay(record, rules)
+            replay = Replay(record, rules, offers=False)
             replay.begin()
         self.replay = replay
+        self.offers = offers  # log the actions offered at each decision (Event.offered)
         self.auto_play_at: tuple[int, int] | None = None  # (seat, its turn number) for 托管
 
     # -- logging ----------------------------------------------------------------------------
-    def emit(self, event: pb.Event) -> None:
-        """Log one event and apply it."""
+    def emit(self, event: pb.Event, phase=None) -> None:
+        """Log one event and apply it. `phase`: the decision point the event answers; with offers on,
+        the event carries what a correct platform offered the seat there (referee/offers.py)."""
+        if phase is not None and self.offers:
+            event.offered.extend(offers_at(self.replay, phase, event.seat))
         self.record.events.append(event)
         self.replay.index = len(self.record.events) - 1
         self.replay.step(event)
@@ -210,14 +227,14 @@ class SelfPlay:
         legal = self.replay.legal_actions(seat, phase)
         win = next((a for a in legal if a.kind == A.SELF_WIN), None)
         if win is not None and self.wants_win(seat):
-            self.emit(phase.event_for(self.replay, seat, win))
+            self.emit(phase.event_for(self.replay, seat, win), phase)
             return
         discard, cost = self.best_discard(seat, legal)
         kong = self.choose_own_kong(seat, legal, cost)
         if kong is not None:
-            self.emit(phase.event_for(self.replay, seat, kong))
+            self.emit(phase.event_for(self.replay, seat, kong), phase)
             return
-        self.emit(phase.event_for(self.replay, seat, self.discard_action(discard, legal)))
+        self.emit(phase.event_for(self.replay, seat, self.discard_action(discard, legal)), phase)
 
     def discard_action(self, tile: int, legal: list[A.Action]) -> A.Action:
         """The discard, declaring 听 with it now and then where that is legal."""
@@ -288,7 +305,7 @@ class SelfPlay:
             options = {s: self.replay.legal_actions(s, phase) for s in order}
             several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
             declared = any(a.kind == A.RON for a, _ in phase.declared.values())
-            if self.declare_wins(options, phase.tile, pb.DISCARD, several, declared) or declared:
+            if self.declare_wins(options, phase.tile, pb.DISCARD, several, declared, phase) or declared:
                 return self.end()
             pending = self.choose_call(phase, options)
         if pending is None:
@@ -306,7 +323,7 @@ class SelfPlay:
         return max(calls, key=lambda c: A.PRIORITY[c[1].kind]) if calls else None
 
     def declare_wins(self, options: dict[int, list[A.Action]], tile: int, kind: int, several: bool,
-                     declared: bool = False) -> list[int]:
+                     declared: bool = False, phase=None) -> list[int]:
         """Log the 胡 declarations of the seats that take their win, in play order; 过 for some that don't.
 
         Without 一炮多响 only one seat declares (none more when `declared`: one already has). A
@@ -326,9 +343,9 @@ class SelfPlay:
                 self.wants_win(seat)
             if takes:
                 winners.append(seat)
-                self.emit(pb.Event(seat=seat, win=pb.Win(kind=kind, tile=T.to_proto(tile))))
+                self.emit(pb.Event(seat=seat, win=pb.Win(kind=kind, tile=T.to_proto(tile))), phase)
             elif self.rng.random() < self.policy.log_pass:
-                self.emit(pb.Event(seat=seat, **{"pass": pb.Pass()}))
+                self.emit(pb.Event(seat=seat, **{"pass": pb.Pass()}), phase)
         return winners
 
     def choose_call(self, phase: Claim, options: dict[int, list[A.Action]]) -> tuple[int, A.Action] | None:
@@ -345,7 +362,7 @@ class SelfPlay:
         if best is None:
             return None
         _, seat, action = best
-        self.emit(phase.event_for(self.replay, seat, action))
+        self.emit(phase.event_for(self.replay, seat, action), phase)
         return seat, action
 
     def call_helps(self, seat: int, action: A.Action, tile: int) -> bool:
@@ -375,7 +392,7 @@ class SelfPlay:
         options = {s: self.replay.legal_actions(s, phase) for s in order}
         declared = any(a.kind == A.ROB_WIN for a, _ in phase.declared.values())
         several = self.rules.allows_multiple_ron(last_tile=False)
-        if self.declare_wins(options, phase.tile, pb.ROB_KONG, several, declared) or declared:
+        if self.declare_wins(options, phase.tile, pb.ROB_KONG, several, declared, phase) or declared:
             return self.end()
         self.close_window(None)  # the kong stands: the konger resolves it
 
@@ -389,10 +406,10 @@ class SelfPlay:
                 continue
             if self.wants_win(seat):
                 for action in wins:
-                    self.emit(phase.event_for(self.replay, seat, action))
+                    self.emit(phase.event_for(self.replay, seat, action), phase)
                 return self.end()
             if A.Action(A.PASS) in phase.legal(self.replay, seat) and self.rng.random() < self.policy.log_pass:
-                self.emit(phase.event_for(self.replay, seat, A.Action(A.PASS)))
+                self.emit(phase.event_for(self.replay, seat, A.Action(A.PASS)), phase)
         self.close_window(None)
 
     def on_choice(self, phase) -> None:
@@ -406,7 +423,7 @@ class SelfPlay:
             action = legal[0]
         else:
             raise DeadEnd(f"{self.record.game_id}: no policy for {phase.name} with {A.describe_set(legal)}")
-        self.emit(phase.event_for(self.replay, seat, action))
+        self.emit(phase.event_for(self.replay, seat, action), phase)
 
     # -- draws ------------------------------------------------------------------------------
     def on_draw_due(self, phase: DrawDue) -> None:
@@ -414,7 +431,7 @@ class SelfPlay:
         if not phase.replacement and replay.live() <= 0:
             self.emit(pb.Event(seat=self.record.dealer, exhaustive_draw=pb.ExhaustiveDraw()))
             return
-        self.emit(phase.event_for(replay, phase.seat, A.Action(A.DRAW)))
+        self.emit(phase.event_for(replay, phase.seat, A.Action(A.DRAW)), phase)
 
     def log_after_hand(self) -> None:
         """What the platform shows after the hand (扎鸟 birds), from the wall."""
@@ -425,15 +442,17 @@ class SelfPlay:
 
 
 def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int,
-                  policy: Policy = DEFAULT_POLICY) -> tuple[pb.GameRecord, Outcome]:
-    """One complete, clean hand record and its outcome.
+                  policy: Policy = DEFAULT_POLICY, offers: bool = False, match: MatchProgress | None = None,
+                  number: int = 0) -> tuple[pb.GameRecord, Outcome]:
+    """One complete, clean hand record and its outcome (`offers`: log the offered actions at each
+    decision; `match`, `number`: a hand of a match, see new_record).
 
     Where the referee leaves no clean way on (a DeadEnd: in Ningxiang a 报听 seat that draws a
     纯王, or two seats in 托管 able to win one discard), the hand is dealt again from the same
     seed without 报听 and 托管, so it stays deterministic.
     """
-    record, rng = new_record(rules, options, seed, index)
-    player = SelfPlay(record, rules, rng, policy)
+    record, rng = new_record(rules, options, seed, index, match, number)
+    player = SelfPlay(record, rules, rng, policy, offers=offers)
     try:
         player.open_hand()
         if rng.random() < policy.auto_play:
@@ -442,7 +461,8 @@ def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int
     except DeadEnd:
         if not (policy.opening_ready or policy.auto_play):
             raise
-        return simulate_hand(rules, options, seed, index, replace(policy, opening_ready=0.0, auto_play=0.0))
+        return simulate_hand(rules, options, seed, index, replace(policy, opening_ready=0.0, auto_play=0.0), offers,
+                             match, number)
     errors = [v for v in player.replay.violations if v.severity == ERROR]
     if errors:
         raise SimulationError(f"{record.game_id}: self-play broke a rule: {errors[0]}")
@@ -451,12 +471,44 @@ def simulate_hand(rules: Ruleset, options: dict[str, str], seed: int, index: int
 
 
 def simulate(ruleset: str, hands: int, seed: int, options: dict[str, str] | None = None,
-             policy: Policy = DEFAULT_POLICY) -> Iterator[pb.GameRecord]:
-    """`hands` records, hand index 0..hands-1, each its own deterministic game."""
+             policy: Policy = DEFAULT_POLICY, offers: bool = False) -> Iterator[pb.GameRecord]:
+    """`hands` records, hand index 0..hands-1, each its own deterministic game (no match id)."""
     options = dict(options or {})
     rules = get_ruleset(ruleset, options)
     for index in range(hands):
-        yield simulate_hand(rules, options, seed, index, policy)[0]
+        yield simulate_hand(rules, options, seed, index, policy, offers)[0]
+
+
+def first_dealer(rules: Ruleset, seed: int, number: int) -> int:
+    """Who deals a simulated match's first hand: the rule book's seat where it fixes one (鸡平胡 with
+    fixed seat winds: seat 0, East), else a seat drawn from the match's own stream."""
+    fixed = rules.first_dealer()
+    return fixed if fixed is not None else random.Random(f"mjref-simulate/{rules.name}/{seed}/{number}").randrange(4)
+
+
+def simulate_match(rules: Ruleset, options: dict[str, str], seed: int, number: int, hands: int,
+                   policy: Policy = DEFAULT_POLICY, offers: bool = False) -> list[pb.GameRecord]:
+    """Match `number`: `hands` hands played in order, each dealt as the dealer rule gives after the
+    one before it (`rules.next_dealer` of its outcome), with the round wind, the 流局 in a row and
+    the running totals a correct platform keeps (referee.match.MatchProgress)."""
+    progress = MatchProgress(f"sim-{rules.name}-{seed}-m{number:06d}", first_dealer(rules, seed, number),
+                             rules.round_wind_advances)
+    played = []
+    for index in range(hands):
+        record, outcome = simulate_hand(rules, options, seed, index, policy, offers, progress, number)
+        progress.after(record, rules.next_dealer(outcome), not outcome.wins)
+        played.append(record)
+    return played
+
+
+def simulate_matches(ruleset: str, matches: int, hands_per_match: int, seed: int,
+                     options: dict[str, str] | None = None, policy: Policy = DEFAULT_POLICY,
+                     offers: bool = False) -> Iterator[pb.GameRecord]:
+    """`matches` whole matches of `hands_per_match` hands each, match by match, hand by hand."""
+    options = dict(options or {})
+    rules = get_ruleset(ruleset, options)
+    for number in range(matches):
+        yield from simulate_match(rules, options, seed, number, hands_per_match, policy, offers)
 
 
 # -- the command ----------------------------------------------------------------------------
@@ -485,11 +537,29 @@ def cmd_simulate(args) -> int:
     except RulesetError as err:
         print(f"mjref simulate: {err}", file=sys.stderr)
         return 2
-    if args.hands < 0:
-        print("mjref simulate: --hands must be 0 or more", file=sys.stderr)
+    if (args.hands is None) == (args.matches is None):
+        print("mjref simulate: give --hands N, or --matches M with --hands-per-match K", file=sys.stderr)
         return 2
-    recs = progress(simulate(args.ruleset, args.hands, args.seed, options), args.hands, args.quiet, "hand")
+    if args.matches is not None:
+        if args.matches < 0 or args.hands_per_match is None or args.hands_per_match < 1:
+            print("mjref simulate: --matches takes 0 or more, with --hands-per-match 1 or more", file=sys.stderr)
+            return 2
+        total = args.matches * args.hands_per_match
+        recs = simulate_matches(args.ruleset, args.matches, args.hands_per_match, args.seed, options,
+                                offers=args.offers)
+    else:
+        if args.hands < 0 or args.hands_per_match is not None:
+            print("mjref simulate: --hands must be 0 or more (--hands-per-match goes with --matches)", file=sys.stderr)
+            return 2
+        total = args.hands
+        recs = simulate(args.ruleset, args.hands, args.seed, options, offers=args.offers)
     out = pathlib.Path(args.out)
+    if args.format == "tfrecord" and not archive.is_archive_path(out):
+        # Readers tell an archive by its name: any other would be read back as a single record.
+        print(f"mjref simulate: {args.out}: an archive's name ends in .tfrecord (or .tfrecords), optionally "
+              f".gz or .zst; for a directory of records give --format textproto", file=sys.stderr)
+        return 2
+    recs = progress(recs, total, args.quiet, "hand")
     try:
         if args.format == "textproto":
             count = write_textproto_dir(out, recs)
@@ -499,7 +569,8 @@ def cmd_simulate(args) -> int:
         print(f"mjref simulate: cannot write {out}: {err.strerror}", file=sys.stderr)
         return 2
     if not args.quiet:
-        print(f"simulated {count} {args.ruleset} hands (seed {args.seed}) into {out}", file=sys.stderr)
+        matches = f" in {args.matches} matches" if args.matches is not None else ""
+        print(f"simulated {count} {args.ruleset} hands{matches} (seed {args.seed}) into {out}", file=sys.stderr)
     return 0
 
 
@@ -508,7 +579,13 @@ def add_simulate_command(sub) -> None:
                          description="Play complete hands with the referee's own legal actions and write them "
                                      "as a platform would (wall, every event, claimed settlement).")
     sim.add_argument("--ruleset", default="hebei", choices=sorted(RULESETS))
-    sim.add_argument("--hands", type=int, required=True, help="how many hands")
+    sim.add_argument("--hands", type=int, default=None, help="how many independent hands (no match id)")
+    sim.add_argument("--matches", type=int, default=None,
+                     help="how many whole matches instead: hands dealt by the dealer rule, with the round wind, "
+                          "流局 count and running totals a platform keeps (with --hands-per-match)")
+    sim.add_argument("--hands-per-match", type=int, default=None, metavar="K", help="hands in each match")
+    sim.add_argument("--offers", action="store_true",
+                     help="log at each decision the actions a correct platform offers the seat (Event.offered)")
     sim.add_argument("--seed", type=int, default=0, help="same seed, same records, byte for byte")
     sim.add_argument("--out", required=True,
                      help="archive path (.tfrecord, .tfrecord.gz, .tfrecord.zst) or, with --format "

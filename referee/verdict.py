@@ -63,6 +63,14 @@ class Verdict:
     winners: tuple[int, ...] = ()
     event_count: int = 0
     decisions: list[Decision] = field(default_factory=list)
+    # The seat the dealer rule gives for the next hand, recomputed from the events (None if the hand
+    # did not end); the match checks (referee/match.py) compare the next record's dealer with it.
+    next_dealer: int | None = None
+
+    @property
+    def drawn(self) -> bool:
+        """The hand ended with no winner (流局/荒庄)."""
+        return self.recomputed is not None and not self.winners
 
     @property
     def mismatch(self) -> bool:

@@ -16,6 +16,7 @@ import traceback
 from typing import Mapping
 
 from referee import records
+from referee.offers import may_have_offers
 from referee.proto import record_pb2 as pb
 from referee.referee import referee
 from referee.rules import RulesetError, get_ruleset
@@ -34,25 +35,27 @@ def where(err: BaseException) -> str:
 
 
 def verify_record(record: pb.GameRecord, overrides: Mapping[str, str] | None = None,
-                  trace: bool = False, contain_bugs: bool = True) -> Verdict:
-    """Judge one record; `overrides` (from the command line) win over the record's own options."""
+                  trace: bool = False, contain_bugs: bool = True, offers: bool | None = None) -> Verdict:
+    """Judge one record; `overrides` (from the command line) win over the record's own options.
+    `offers`: whether any event may carry the platform's offers, where the caller knows it from the
+    record's bytes (None: the replay looks at the events)."""
     if not contain_bugs:
-        return _judge(record, overrides, trace)
+        return _judge(record, overrides, trace, offers)
     try:
-        return _judge(record, overrides, trace)
+        return _judge(record, overrides, trace, offers)
     except Exception as err:  # a referee bug must not take a batch down; the reason says so
         at = where(err)
         return Verdict(record.game_id, record.ruleset.name, UNREPLAYABLE, event_count=len(record.events),
                        reason=f"{INTERNAL_ERROR}: {type(err).__name__}: {err}" + (f" at {at}" if at else ""))
 
 
-def _judge(record: pb.GameRecord, overrides: Mapping[str, str] | None, trace: bool) -> Verdict:
+def _judge(record: pb.GameRecord, overrides: Mapping[str, str] | None, trace: bool, offers: bool | None) -> Verdict:
     name = record.ruleset.name
     try:
         rules = get_ruleset(name, dict(record.ruleset.options), overrides)
     except RulesetError as err:
         return Verdict(record.game_id, name, UNREPLAYABLE, reason=str(err), event_count=len(record.events))
-    return referee(record, rules, trace)
+    return referee(record, rules, trace, offers)
 
 
 def verify_bytes(data: bytes, overrides: Mapping[str, str] | None = None, trace: bool = False,
@@ -61,4 +64,4 @@ def verify_bytes(data: bytes, overrides: Mapping[str, str] | None = None, trace:
         record = records.parse_binary(data)
     except records.RecordError as err:
         return Verdict("", "", UNREPLAYABLE, reason=f"unreadable: {err}")
-    return verify_record(record, overrides, trace, contain_bugs)
+    return verify_record(record, overrides, trace, contain_bugs, offers=may_have_offers(data))

@@ -392,3 +392,29 @@ def _():
         "九张落地包胡: C fed B's third exposed set and owes B's 2; the platform charged D, the discarder", GG5)
 def _():
     return with_claim(scene("gg5-liability-ignored", GG5, NINE_DOWN, nine_down), payments=[0, 2, 0, -2])
+
+
+# -- the platform's offered actions (Event.offered) ------------------------------------------------------
+@both("offer_missing_win", "violations", ["OFFER_MISSING@9", "MISSED_WIN@8"], {
+    JPH3: "A discards 2s, which wins B's 平胡; the platform offers B 过 and 吃 but not the win (a 漏胡 it caused, "
+          "noted); B later self-draws 5s",
+    GG5: "A discards 2s, which wins B's 平胡; the platform offers B 过 and 吃 but not the win (a 漏胡 it caused, "
+         "noted); B later self-draws 5s"})
+def _(ruleset):
+    def play(b, t):
+        b.discard(A, t.junk(A)).draw_discard(B, t.spare()).draw_discard(C, t.spare()).draw_discard(D, t.spare())
+        b.draw(A, t.spare()).discard(A, "2s").pass_(B).offer("pass", "chi 34s")  # 7-9
+        b.draw_discard(B, t.spare()).draw_discard(C, t.spare()).draw_discard(D, t.spare())  # 10-15
+        b.draw_discard(A, t.spare()).draw(B, "5s").win(B, "self", "5s")  # 16-19
+    return scene(f"{SHORT[ruleset]}-offer-missing", ruleset, {A: "2s", B: READY_B}, play,
+                 expect=["OFFER_MISSING@9", "MISSED_WIN@8"], reserved="5s")
+
+
+@both("offer_illegal_pon", "violations", ["OFFER_ILLEGAL@9"], {
+    JPH3: "A discards 2s; the platform offers C a 碰 of it though C holds no pair of 2s; C passes and B wins",
+    GG5: "A discards 2s; the platform offers C a 碰 of it though C holds no pair of 2s; C passes and B wins"})
+def _(ruleset):
+    def play(b, t):
+        b.discard(A, t.junk(A)).draw_discard(B, t.spare()).draw_discard(C, t.spare()).draw_discard(D, t.spare())
+        b.draw(A, t.spare()).discard(A, "2s").pass_(C).offer("pass", "pon 2s").win(B, "discard", "2s")  # 7-10
+    return scene(f"{SHORT[ruleset]}-offer-illegal", ruleset, {A: "2s", B: READY_B}, play, expect=["OFFER_ILLEGAL@9"])

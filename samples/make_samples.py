@@ -361,6 +361,24 @@ def _():
     return without_wall(discard_win("hb-short-hand").build(), short_seat=2)
 
 
+# -- the platform's offered actions (Event.offered, referee/offers.py) -----------------------------------
+@sample("offer_missing_win", "violations", ["OFFER_MISSING@1", "MISSED_WIN@0"],
+        "the platform offers seat 1 only 过 on the dealer's 3p, which wins its hand: it never let the seat "
+        "claim the win (漏胡 noted); seat 1 later draws 3p itself")
+def _():
+    b = HandBuilder("hb-offer-missing").deal(DEALER, READY_1, JUNK_2, JUNK_3)
+    b.discard(0, "3p").pass_(1).offer("pass")
+    return b.draw(1, "3p").win(1, "self", "3p").build(strict=False)
+
+
+@sample("offer_illegal_pon", "violations", ["OFFER_ILLEGAL@9"],
+        "the platform offers seat 2 a 碰 of the dealer's 5p, though seat 2 holds no 5p; it passes")
+def _():
+    b = opening(HandBuilder("hb-offer-illegal").deal(DEALER, READY_1, JUNK_2, JUNK_3))
+    b.draw(0, "5p").discard(0, "5p").pass_(2).offer("pass", "pon 5p")  # 7-9
+    return b.draw(1, "3p").win(1, "self", "3p").build(strict=False)
+
+
 def write_all(root: pathlib.Path) -> None:
     """Write every sample under root/<ruleset>/<name>.textproto."""
     import ningxiang_samples  # noqa: F401  (registers the Ningxiang samples)

@@ -128,3 +128,10 @@ def test_the_bao_family_plays_as_a_platform_would(ruleset, expected):
         seen.update("mobao" for w in outcome.wins if w.drawn_wild)
         seen.update("chongbao" for w in outcome.wins if w.by_indicator)
     assert expected <= seen, expected - seen
+
+
+def test_an_archive_path_without_an_archive_name_is_refused(tmp_path, capsys):
+    # Written there, the archive would read back as one unreadable record: refuse it up front.
+    assert main(["simulate", "--hands", "1", "--out", str(tmp_path / "out")]) == 2
+    assert "ends in .tfrecord" in capsys.readouterr().err and not (tmp_path / "out").exists()
+    assert main(["simulate", "--hands", "1", "--out", str(tmp_path / "out.tfrecord.zst"), "--quiet"]) == 0

@@ -77,6 +77,8 @@ class Ruleset:
     options: tuple[Option, ...] = ()
     # Does settlement read GameRecord.match_state.consecutive_draws (checked across a match)?
     reads_draws_before = False
+    # Does the rule book keep a round wind (风圈) that advances with the deal (checked across a match)?
+    round_wind_advances = False
     # Parts, replaced in configure() by the variants that have them.
     wall_end = PlayToTheEnd()
     kong_draw = TailReplacement()
@@ -259,3 +261,7 @@ class Ruleset:
 
     def next_dealer(self, outcome: Outcome) -> int:
         raise NotImplementedError
+
+    def first_dealer(self) -> int | None:
+        """The seat that must deal a match's first hand, where the rule book fixes it (else None)."""
+        return None

@@ -51,6 +51,7 @@ class JiPingHu(Ruleset):
     thirteen_orphans = True  # J.5: 十三幺, any of the 13 as the pair
     chi_allowed = True  # J.2: 吃 from the 上家 only (chi_from_left_only)
     robbable_kongs = ("added",)  # J.2: 明刻开明杠 only; 暗杠/直杠 cannot be robbed
+    round_wind_advances = True  # J.1 风圈: 东 first, on to the next wind when the 4th dealer of a cycle passes the deal
     TABLE: FanTable
     HAS_TING = False  # (5) 听牌 +1 with a logged declaration (J-A4)
     options = (
@@ -124,6 +125,11 @@ class JiPingHu(Ruleset):
     def seat_wind(self, seat: int, dealer: int) -> int:
         """J-A10: the dealer is East and the winds follow play order; fixed: seat 0 is East."""
         return 27 + ((seat - dealer) % 4 if self["jph_seat_winds_rotate"] else seat)
+
+    def first_dealer(self) -> int | None:
+        """J.1 "东风位玩家为庄家": with fixed seat winds seat 0 is East and deals the first hand; with
+        rotating winds the dealer is East whoever it is."""
+        return None if self["jph_seat_winds_rotate"] else 0
 
     # -- J.6.1 the patterns --------------------------------------------------------------------
     def _patterns(self) -> tuple[Pattern, ...]:

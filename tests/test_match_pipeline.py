@@ -1,0 +1,141 @@
+"""The audit's checks across the hands of a match: the matches and match_violations tables.
+
+One archive holds clean simulated matches of two rulesets, a match of each injected match fault
+and hands without a match id. The tables must equal `referee.match` run one match at a time (what
+`mjref verify` does), find every injected fault on the record it labels, reconcile in the
+manifest, read in DuckDB and Polars, and be the same bytes in process and with 2 workers.
+"""
+from __future__ import annotations
+
+import hashlib
+import random
+
+import pytest
+
+from pipelines import job as J
+from pipelines import rows as R
+from pipelines.tables import list_table_files, read_table
+from referee import archive, records
+from referee.match import MatchCollector
+from referee.match_faults import MATCH_FAULT_KINDS, inject_match
+from referee.rules import get_ruleset
+from referee.simulate import simulate, simulate_match
+from referee.verify import verify_record
+
+MATCH_TABLES = ("matches", "match_violations")
+
+
+@pytest.fixture(scope="module")
+def match_archive(tmp_path_factory):
+    """(path, the labelled faults: {(match_id, game_id): code}) of the archive described above."""
+    payloads, labelled = [], {}
+    harbin = get_ruleset("harbin")
+    for number in range(3):
+        payloads += [records.to_binary(r) for r in simulate_match(harbin, {}, 5, number, 5)]
+    hebei = get_ruleset("hebei")
+    for number, kind in enumerate(sorted(MATCH_FAULT_KINDS)):
+        match = simulate_match(hebei, {}, 6, number, 5)
+        faulty = inject_match(MATCH_FAULT_KINDS[kind], match, random.Random(number))
+        assert faulty is not None, kind
+        for r in faulty:
+            if r.HasField("fault"):
+                labelled[(r.match_id, r.game_id)] = r.fault.expected_code
+        payloads += [records.to_binary(r) for r in faulty]
+    payloads += [records.to_binary(r) for r in simulate("dalian", 3, 7)]  # no match id: never grouped
+    path = tmp_path_factory.mktemp("matches") / "matches.tfrecord"
+    archive.write_archive(path, payloads)
+    assert len(labelled) == len(MATCH_FAULT_KINDS)
+    return path, labelled
+
+
+def one_by_one(path) -> tuple[list[dict], list[dict]]:
+    """The two tables from referee.match: the records of each match collected, then checked."""
+    collector = MatchCollector()
+    for frame in archive.iter_archive(path):
+        record = records.parse_binary(frame.payload)
+        if collector.wants(record):
+            hand_source, offset = str(path), frame.offset
+            collector.add(record, verify_record(record), hand_source, offset)
+    matches, violations = [], []
+    for result in collector.finish():
+        hands = [hand for hand, _ in collector.matches[result.match_id]]
+        matches.append(R.match_row(result))
+        violations += R.match_violation_rows(result, hands)
+    return matches, violations
+
+
+def table_rows(out, name) -> list[dict]:
+    return read_table(str(out), name).to_pylist()
+
+
+def digest(out, name) -> str:
+    h = hashlib.sha256()
+    for f in sorted(list_table_files(str(out), name)):
+        h.update(open(f, "rb").read())
+    return h.hexdigest()
+
+
+@pytest.fixture(scope="module")
+def audited(match_archive, tmp_path_factory):
+    out = tmp_path_factory.mktemp("run") / "in_process"
+    manifest = J.run_audit(J.AuditConfig(inputs=[str(match_archive[0])], out=str(out), beam_args=[]))
+    return out, manifest
+
+
+def test_the_tables_equal_the_checks_one_match_at_a_time(match_archive, audited):
+    out, _ = audited
+    matches, violations = one_by_one(match_archive[0])
+    key = lambda r: (r["match_id"], r.get("hand_index", 0), r.get("code", ""), r.get("game_id", ""))  # noqa: E731
+    assert table_rows(out, "matches") == sorted(matches, key=lambda r: r["match_id"])
+    assert sorted(table_rows(out, "match_violations"), key=key) == sorted(violations, key=key)
+    assert len(matches) == 3 + len(MATCH_FAULT_KINDS)  # the hands without a match id are in no match
+
+
+def test_every_injected_fault_is_found_on_the_record_it_labels_and_nothing_else(match_archive, audited):
+    out, _ = audited
+    _, labelled = match_archive
+    found = {(r["match_id"], r["game_id"]): r["code"] for r in table_rows(out, "match_violations")
+             if r["severity"] == "error"}
+    assert found == labelled
+    by_match = {r["match_id"]: r for r in table_rows(out, "matches")}
+    for match_id, _game in labelled:
+        assert by_match[match_id]["status"] == "violations"
+    clean = [r for r in by_match.values() if r["match_id"].startswith("sim-harbin")]
+    assert len(clean) == 3 and all(r["status"] == "clean" and not r["totals_mismatch"] for r in clean)
+    assert all(r["claimed_totals"] == r["recomputed_totals"] is not None for r in clean)
+
+
+def test_the_manifest_counts_the_matches_from_the_tables(audited):
+    out, manifest = audited
+    m = manifest["matches"]
+    rows = table_rows(out, "matches")
+    assert m["total"] == len(rows) == manifest["tables"]["matches"]["rows_written"]
+    assert m["by_status"] == {"clean": 3, "violations": len(MATCH_FAULT_KINDS)}
+    assert m["totals_mismatches"] == sum(r["totals_mismatch"] for r in rows) >= 1  # total_altered, at least
+    violations = table_rows(out, "match_violations")
+    assert m["violations"] == len(violations)
+    assert sum(m["violations_by_code"].values()) == len(violations)
+    assert manifest["reconciliation"]["ok"]
+
+
+def test_duckdb_and_polars_read_the_match_tables(audited):
+    out, manifest = audited
+    duckdb = pytest.importorskip("duckdb")
+    pl = pytest.importorskip("polars")
+    for name in MATCH_TABLES:
+        n = duckdb.sql(f"select count(*) from read_parquet('{out}/{name}/*.parquet')").fetchall()[0][0]
+        assert n == manifest["tables"][name]["rows_written"] == pl.read_parquet(f"{out}/{name}/").height, name
+    joined = duckdb.sql(f"""select m.match_id, count(v.code) from '{out}/matches/*.parquet' m
+                            left join '{out}/match_violations/*.parquet' v using (match_id)
+                            group by m.match_id, m.violation_count having count(v.code) <> m.violation_count""")
+    assert joined.fetchall() == []
+    totals = pl.read_parquet(f"{out}/matches/").filter(pl.col("totals_mismatch"))
+    assert totals.height == manifest["matches"]["totals_mismatches"]
+
+
+def test_two_workers_write_the_same_match_table_bytes(match_archive, audited, tmp_path):
+    out = tmp_path / "two_workers"
+    J.run_audit(J.AuditConfig(inputs=[str(match_archive[0])], out=str(out), progress_interval=0,
+                              beam_args=["--direct_num_workers", "2", "--direct_running_mode", "multi_processing"]))
+    for name in MATCH_TABLES:
+        assert digest(out, name) == digest(audited[0], name), name
