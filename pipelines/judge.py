@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Mapping
+from typing import Any, Mapping, Tuple
 
 import apache_beam as beam
 from apache_beam.pvalue import TaggedOutput
@@ -110,7 +110,7 @@ class Judge(beam.PTransform):
 
     def expand(self, frames):
         tags = [ERRORS, VIOLATIONS, SETTLEMENTS, MATCH_HANDS] + ([DECISIONS] if self._decisions else [])
-        types = {ERRORS: dict, MATCH_HANDS: tuple}
+        types = {ERRORS: dict, MATCH_HANDS: Tuple[str, Any]}  # (key, value): what GroupByKey takes
         out = frames | "Referee" >> (
             beam.ParDo(JudgeFn(self._overrides, self._decisions))
             .with_output_types(dict, **{tag: types.get(tag, list) for tag in tags})

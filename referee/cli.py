@@ -250,11 +250,8 @@ def _shows_many(paths: list[str]) -> bool:
 
 
 def cmd_verify(args) -> int:
-    options = O.to_dict(args.option)
-    problem = O.check(options)
-    if problem:
-        args.parser.print_usage(sys.stderr)
-        print(f"mjref verify: error: --option: {problem}", file=sys.stderr)
+    options = O.overrides_or_usage_error(args, "verify")
+    if options is None:
         return 2
     bar = _progress_bar(args.paths)
     out_is_tty = sys.stdout.isatty()

@@ -5,10 +5,12 @@ Lives apart from referee/cli.py and pipelines/audit.py so that neither imports t
 
     option_pair   the argparse `type=` for one KEY=VALUE: a malformed pair is a usage error (exit 2)
     check         every override names an option some ruleset has, with a value it can parse
+    overrides_or_usage_error   both, for a command: the overrides, or None after the usage message
 """
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Iterable, Mapping
 
 from referee.rules import RulesetError, check_overrides
@@ -45,4 +47,18 @@ def check(overrides: Mapping[str, str]) -> str | None:
         check_overrides(overrides)
     except RulesetError as err:
         return str(err)
+    return None
+
+
+def overrides_or_usage_error(args, command: str) -> dict[str, str] | None:
+    """args.option as a dict once every override checks out; else None, after printing the command's
+    usage and `mjref COMMAND: error: --option: WHY` on stderr (the caller exits 2, before reading anything)."""
+    overrides = to_dict(args.option)
+    problem = check(overrides)
+    if problem is None:
+        return overrides
+    parser = getattr(args, "parser", None)
+    if parser is not None:
+        parser.print_usage(sys.stderr)
+    print(f"mjref {command}: error: --option: {problem}", file=sys.stderr)
     return None
