@@ -58,6 +58,16 @@ def _keep(row: dict, drop_game_id: str) -> bool:
     return row["game_id"] != drop_game_id
 
 
+def read_archives(pbegin, archives: list[F.ArchiveFile], progress_interval: float, job: str):
+    """(the reader's outputs, its frames passed through the progress line): the start of every job.
+    read[FRAMES] and read[ERRORS] (the corrupt spans) are what the tally counts as records in."""
+    read = pbegin | "Read" >> ReadArchives(archives)
+    # Compressed inputs are counted on disk but read uncompressed: no honest percentage.
+    total = None if any(a.compression for a in archives) else sum(a.size for a in archives)
+    frames = read[FRAMES] | "Progress" >> beam.ParDo(ProgressFn(total, progress_interval, job))
+    return read, frames
+
+
 class AuditArchives(beam.PTransform):
     """PBegin -> {table name: Tables written}; writes every table under `out`, the tally to `tally_path`."""
 
@@ -74,10 +84,7 @@ class AuditArchives(beam.PTransform):
         self._drop_game_id = drop_game_id
 
     def expand(self, pbegin):
-        read = pbegin | "Read" >> ReadArchives(self._archives)
-        # Compressed inputs are counted on disk but read uncompressed: no honest percentage.
-        total = None if any(a.compression for a in self._archives) else sum(a.size for a in self._archives)
-        frames = read[FRAMES] | "Progress" >> beam.ParDo(ProgressFn(total, self._progress_interval))
+        read, frames = read_archives(pbegin, self._archives, self._progress_interval, "audit")
         judged = frames | "Judge" >> Judge(self._rule_options, self._decisions)
         games = judged[GAMES]
         if self._drop_game_id is not None:
