@@ -2,6 +2,7 @@
 
     python benchmarks/pipeline_speed.py --records 5000 --repeat 3
     python benchmarks/pipeline_speed.py --archive hands.tfrecord    # an archive you already have
+    python benchmarks/pipeline_speed.py --rescore hb_room_multiplier=2   # also `mjref rescore`, same input
 
 Measures, on one archive: the referee alone (verify_bytes over the frames in a loop, one core),
 the pipeline in process (1 worker) and with 2 worker processes, each pipeline figure against
@@ -14,6 +15,11 @@ worker processes) and writing the Parquet tables, as a user would see it.
 Without --archive, N Hebei records are built from HandBuilder scripts (pipelines/synthetic.py:
 long 荒庄 play-outs, self-drawn and discard wins, some tampered settlements) until the
 simulator lands.
+
+With --rescore KEY=VALUE (repeatable) the rescore (pipelines/rescore_job.py) runs beside the audit
+in each mode, on the same archive. It judges each record twice (its own options, the overrides)
+wherever an override changes one of its ruleset's values, so on an archive of that ruleset alone
+the referee's share of its cost doubles.
 """
 from __future__ import annotations
 
@@ -61,12 +67,20 @@ def referee_alone(path: pathlib.Path, decisions: bool, repeat: int) -> tuple[int
     return len(frames), best
 
 
-def run_one(path: str, out: str, decisions: bool, beam_args: list[str]) -> None:
-    """In a child process: one audit; prints its manifest figures and this process's peak RSS."""
-    from pipelines.job import AuditConfig, run_audit
+def run_one(path: str, out: str, decisions: bool, rescore: list[str], beam_args: list[str]) -> None:
+    """In a child process: one audit (or, with `rescore` options, one rescore); prints its manifest
+    figures and this process's peak RSS."""
+    if rescore:
+        from pipelines.rescore_job import RescoreConfig, run_rescore
+        from referee.options import to_dict
 
-    manifest = run_audit(AuditConfig(inputs=[path], out=out, decisions=decisions, beam_args=beam_args,
-                                     progress_interval=3600))
+        manifest = run_rescore(RescoreConfig(inputs=[path], out=out, overrides=to_dict(rescore),
+                                             beam_args=beam_args, progress_interval=3600))
+    else:
+        from pipelines.job import AuditConfig, run_audit
+
+        manifest = run_audit(AuditConfig(inputs=[path], out=out, decisions=decisions, beam_args=beam_args,
+                                         progress_interval=3600))
     print(json.dumps({
         "frames": manifest["records_in"]["frames"],
         "wall": manifest["wall_clock_seconds"],
@@ -84,10 +98,12 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--decisions", action="store_true", help="also trace decisions (the --decisions table)")
     ap.add_argument("--repeat", type=int, default=1, help="best of this many runs of each measurement")
+    ap.add_argument("--rescore", action="append", default=[], metavar="KEY=VALUE",
+                    help="also time `mjref rescore` under these options (repeatable)")
     ap.add_argument("--run-one", nargs=2, help=argparse.SUPPRESS)  # internal: PATH OUT, then Beam flags
     args, beam_args = ap.parse_known_args()
     if args.run_one is not None:
-        run_one(*args.run_one, args.decisions, beam_args)
+        run_one(*args.run_one, args.decisions, args.rescore, beam_args)
         return
     if beam_args:
         ap.error(f"unrecognized arguments: {' '.join(beam_args)}")
@@ -101,13 +117,17 @@ def main() -> None:
         n, secs = referee_alone(path, args.decisions, args.repeat)
         base = n / secs
         print(f"{'referee alone (1 core)':<34}{n:>8,} hands {secs:8.2f} s {base:>9,.0f} hands/s")
-        for label, beam_args in MODES.items():
+        jobs = [("pipeline", [])] + ([("rescore", args.rescore)] if args.rescore else [])
+        for (job, rescore), (mode, beam_args) in ((j, m) for j in jobs for m in MODES.items()):
+            label = mode if job == "pipeline" else mode.replace("pipeline", "rescore")
             runs = []
             for i in range(args.repeat):
-                out = work / f"out-{len(beam_args)}-{i}"
+                out = work / f"out-{job}-{len(beam_args)}-{i}"
                 cmd = [sys.executable, __file__, "--run-one", str(path), str(out), *beam_args]
                 if args.decisions:
                     cmd.insert(2, "--decisions")
+                for option in rescore:
+                    cmd[2:2] = ["--rescore", option]
                 proc = subprocess.run(cmd, capture_output=True, text=True)
                 if proc.returncode != 0:
                     sys.exit(f"{label} failed:\n{proc.stderr[-3000:]}")

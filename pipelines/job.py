@@ -5,8 +5,9 @@
              -> the hands of each match (by match_id) -> matches / match_violations (pipelines/matches.py)
              -> Tally (counts from the data) -> manifest.json, reconciled
 
-run_audit lists the inputs, builds and runs the pipeline on the chosen runner, then reads back
-the tally and the Parquet footers, writes the manifest and reports whether everything adds up.
+run_job (shared with `mjref rescore`, pipelines/rescore.py) lists the inputs, builds and runs a
+job's pipeline on the chosen runner, then reads back the tally and the Parquet footers; run_audit
+writes the audit's manifest from them and reports whether everything adds up.
 """
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ import json
 import os
 import time
 from dataclasses import dataclass, field
+from typing import Callable
 
 import apache_beam as beam
+import pyarrow as pa
 from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.runners.runner import PipelineState
 
@@ -55,6 +58,16 @@ def _keep(row: dict, drop_game_id: str) -> bool:
     return row["game_id"] != drop_game_id
 
 
+def read_archives(pbegin, archives: list[F.ArchiveFile], progress_interval: float, job: str):
+    """(the reader's outputs, its frames passed through the progress line): the start of every job.
+    read[FRAMES] and read[ERRORS] (the corrupt spans) are what the tally counts as records in."""
+    read = pbegin | "Read" >> ReadArchives(archives)
+    # Compressed inputs are counted on disk but read uncompressed: no honest percentage.
+    total = None if any(a.compression for a in archives) else sum(a.size for a in archives)
+    frames = read[FRAMES] | "Progress" >> beam.ParDo(ProgressFn(total, progress_interval, job))
+    return read, frames
+
+
 class AuditArchives(beam.PTransform):
     """PBegin -> {table name: Tables written}; writes every table under `out`, the tally to `tally_path`."""
 
@@ -71,10 +84,7 @@ class AuditArchives(beam.PTransform):
         self._drop_game_id = drop_game_id
 
     def expand(self, pbegin):
-        read = pbegin | "Read" >> ReadArchives(self._archives)
-        # Compressed inputs are counted on disk but read uncompressed: no honest percentage.
-        total = None if any(a.compression for a in self._archives) else sum(a.size for a in self._archives)
-        frames = read[FRAMES] | "Progress" >> beam.ParDo(ProgressFn(total, self._progress_interval))
+        read, frames = read_archives(pbegin, self._archives, self._progress_interval, "audit")
         judged = frames | "Judge" >> Judge(self._rule_options, self._decisions)
         games = judged[GAMES]
         if self._drop_game_id is not None:
@@ -99,37 +109,51 @@ class AuditArchives(beam.PTransform):
         return written
 
 
-def check_out(out: str) -> None:
-    """Refuse an output directory that already holds an audit: mixed runs would not reconcile."""
+def check_out(out: str, tables=TABLES) -> None:
+    """Refuse an output directory that already holds a run: mixed runs would not reconcile."""
     from apache_beam.io.filesystems import FileSystems
 
-    taken = [name for name in TABLES if list_table_files(out, name)]
+    taken = [name for name in tables if list_table_files(out, name)]
     if FileSystems.exists(f"{out.rstrip('/')}/{MANIFEST_FILE}") or taken:
-        raise F.InputError(f"--out {out}: already holds an audit ({', '.join(taken) or MANIFEST_FILE}); "
+        raise F.InputError(f"--out {out}: already holds an earlier run ({', '.join(taken) or MANIFEST_FILE}); "
                            "choose a new directory or remove it")
 
 
-def run_audit(config: AuditConfig) -> dict:
-    """Run the audit and return its manifest (also written to OUT/manifest.json)."""
+@dataclass
+class JobRun:
+    """What a finished job leaves for its manifest."""
+    archives: list[F.ArchiveFile]
+    out: str
+    tally: dict
+    tables: dict[str, dict]  # name -> {"rows_written", "files"}, from the Parquet footers
+    wall_seconds: float
+    options: PipelineOptions
+
+
+# (archives, out, tally path) -> the composite PTransform that writes every table and the tally.
+JobTransform = Callable[[list, str, str], beam.PTransform]
+
+
+def run_job(inputs: list[str], out: str, beam_args: list[str], tables: dict[str, pa.Schema], label: str,
+            transform: JobTransform) -> JobRun:
+    """List the inputs, run `transform` on the chosen runner, then read back the tally and the footers of
+    `tables` (an empty table gets a file with its schema). The one way every job command runs."""
     from apache_beam.io.filesystems import FileSystems
 
-    archives = F.list_archives(config.inputs)
-    out = config.out.rstrip("/") or "/"
+    archives = F.list_archives(inputs)
+    out = out.rstrip("/") or "/"
     if F.is_local(out):
         out = os.path.abspath(out)  # worker processes need not share our working directory
-    check_out(out)
+    check_out(out, {**TABLES, **tables})  # any earlier job's tables, not only this job's
     if F.is_local(out):
         os.makedirs(out, exist_ok=True)
-    options = PipelineOptions(config.beam_args)
+    options = PipelineOptions(beam_args)
     runner = R.make_runner(options)
     tally_path = f"{out}/{TALLY_FILE}"
-    names = [n for n in TABLES if n != "decisions" or config.decisions]
 
     start = time.perf_counter()
     pipeline = beam.Pipeline(runner=runner, options=options)
-    _ = pipeline | "Audit" >> AuditArchives(
-        archives, out, tally_path, rule_options=config.rule_options, decisions=config.decisions,
-        progress_interval=config.progress_interval, drop_game_id=config.drop_game_id)
+    _ = pipeline | label >> transform(archives, out, tally_path)
     state = pipeline.run().wait_until_finish()
     wall = time.perf_counter() - start
     if state is not None and state != PipelineState.DONE:
@@ -137,18 +161,38 @@ def run_audit(config: AuditConfig) -> dict:
 
     tally = read_json(tally_path)
     FileSystems.delete([tally_path])
-    tables = {}
-    for name in names:
-        ensure_table(out, name, TABLES[name])
-        tables[name] = {"rows_written": rows_written(out, name), "files": len(list_table_files(out, name))}
-    manifest = build_manifest(
-        tally, archives=archives, out=out, tables=tables, wall_seconds=wall,
-        options={
-            "rule_options": dict(sorted(config.rule_options.items())),
-            "decisions": config.decisions,
-            "runner": R.describe(options),
-            "pipeline_options": options.get_all_options(drop_default=True, retain_unknown_options=True),
-        })
+    written = {}
+    for name, schema in tables.items():
+        ensure_table(out, name, schema)
+        written[name] = {"rows_written": rows_written(out, name), "files": len(list_table_files(out, name))}
+    return JobRun(archives, out, tally, written, wall, options)
+
+
+def job_options(run: JobRun, rule_options: dict[str, str], **extra) -> dict:
+    """The manifest's "options": the rule options, the job's own switches, the runner, the Beam options."""
+    return {"rule_options": dict(sorted(rule_options.items())), **extra, "runner": R.describe(run.options),
+            "pipeline_options": run.options.get_all_options(drop_default=True, retain_unknown_options=True)}
+
+
+def write_manifest(out: str, manifest: dict) -> None:
+    from apache_beam.io.filesystems import FileSystems
+
     with FileSystems.create(f"{out}/{MANIFEST_FILE}") as fh:
         fh.write((json.dumps(manifest, indent=2, ensure_ascii=False, default=str) + "\n").encode())
+
+
+def run_audit(config: AuditConfig) -> dict:
+    """Run the audit and return its manifest (also written to OUT/manifest.json)."""
+    tables = {n: TABLES[n] for n in TABLES if n != "decisions" or config.decisions}
+
+    def transform(archives, out, tally_path):
+        return AuditArchives(archives, out, tally_path, rule_options=config.rule_options,
+                             decisions=config.decisions, progress_interval=config.progress_interval,
+                             drop_game_id=config.drop_game_id)
+
+    run = run_job(config.inputs, config.out, config.beam_args, tables, "Audit", transform)
+    manifest = build_manifest(run.tally, archives=run.archives, out=run.out, tables=run.tables,
+                              wall_seconds=run.wall_seconds,
+                              options=job_options(run, config.rule_options, decisions=config.decisions))
+    write_manifest(run.out, manifest)
     return manifest

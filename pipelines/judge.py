@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Mapping
+from typing import Any, Mapping, Tuple
 
 import apache_beam as beam
 from apache_beam.pvalue import TaggedOutput
@@ -47,14 +47,10 @@ class JudgeFn(beam.DoFn):
 
     def process(self, element):
         source, offset, length, payload = element
-        try:
-            record = records.parse_binary(payload)
-        except records.RecordError as err:
-            yield TaggedOutput(ERRORS, error_row(source, offset, length, "decode", str(err)))
+        record = yield from parse_frame(element)
+        if record is None:
             return
-        # Whether any event may carry offered actions, known from the bytes (saves a look at every event).
-        verdict = verify_record(record, self._overrides, trace=self._decisions, contain_bugs=False,
-                                offers=may_have_offers(payload))
+        verdict = judge(record, payload, self._overrides, trace=self._decisions)
         if record.match_id:  # its facts for the checks across its match (pipelines/matches.py)
             yield TaggedOutput(MATCH_HANDS, (record.match_id, hand_of(record, verdict, source, offset, self._overrides)))
         if verdict.status == UNREPLAYABLE:
@@ -67,14 +63,58 @@ class JudgeFn(beam.DoFn):
             out[VIOLATIONS] = violation_rows(source, offset, verdict)
         if self._decisions and verdict.decisions:
             out[DECISIONS] = decision_rows(source, offset, verdict)
-        for table, rows in out.items():
-            problem = self._check[table].first_problem(rows)
-            if problem is not None:
-                yield TaggedOutput(ERRORS, error_row(source, offset, length, "write", problem, verdict.game_id))
-                return
+        if (yield from write_problem(self._check, out, element, verdict.game_id)):
+            return
         yield out.pop(GAMES)
         for table, rows in out.items():
             yield TaggedOutput(table, rows)
+
+
+# -- what every judging step does, shared with the rescore (pipelines/rescore.py) ----------------
+def parse_frame(element):
+    """A generator step: the frame's GameRecord, or None after yielding its "decode" error row.
+    Use as `record = yield from parse_frame(element)` inside a DoFn's process."""
+    source, offset, length, payload = element
+    try:
+        return records.parse_binary(payload)
+    except records.RecordError as err:
+        yield TaggedOutput(ERRORS, error_row(source, offset, length, "decode", str(err)))
+        return None
+
+
+def judge(record, payload: bytes, overrides: Mapping[str, str] | None, trace: bool = False):
+    """verify_record with referee bugs raised (for with_exception_handling); whether any event may
+    carry offered actions is known from the bytes (saves a look at every event)."""
+    return verify_record(record, overrides, trace=trace, contain_bugs=False, offers=may_have_offers(payload))
+
+
+def write_problem(checks, out: Mapping[str, object], element, game_id: str):
+    """A generator step: True after yielding the one "write" error row if any of `out`'s rows (table
+    name -> a row or a list of rows) does not fit its schema (pipelines/validate.py), else False."""
+    source, offset, length, _payload = element
+    for table, rows in out.items():
+        problem = checks[table].first_problem(rows)
+        if problem is not None:
+            yield TaggedOutput(ERRORS, error_row(source, offset, length, "write", problem, game_id))
+            return True
+    return False
+
+
+def with_error_rows(frames, label: str, fn: beam.DoFn, main: str, types: Mapping[str, object]) -> dict:
+    """frames | ParDo(fn) with its outputs (`types`: tag -> element type, ERRORS among them) and a
+    referee bug of any record as its "referee_exception" error row: {main and every tag: PCollection},
+    ERRORS holding fn's error rows and those."""
+    tags = list(types)
+    out = frames | label >> (
+        beam.ParDo(fn)
+        .with_output_types(dict, **types)
+        .with_outputs(*tags, main=main)
+        .with_exception_handling(dead_letter_tag=CRASHED)
+    )
+    crashed = out[CRASHED] | f"{label}ExceptionRows" >> beam.Map(exception_row)
+    result = {tag: out[tag] for tag in [main] + tags if tag != ERRORS}
+    result[ERRORS] = (out[ERRORS], crashed) | f"{label}Errors" >> beam.Flatten()
+    return result
 
 
 _FRAME_LINE = re.compile(r'File "([^"]*)", line (\d+), in (\S+)')
@@ -107,14 +147,6 @@ class Judge(beam.PTransform):
 
     def expand(self, frames):
         tags = [ERRORS, VIOLATIONS, SETTLEMENTS, MATCH_HANDS] + ([DECISIONS] if self._decisions else [])
-        types = {ERRORS: dict, MATCH_HANDS: beam.typehints.KV[str, Any]}  # keyed for GroupByKey
-        out = frames | "Referee" >> (
-            beam.ParDo(JudgeFn(self._overrides, self._decisions))
-            .with_output_types(dict, **{tag: types.get(tag, list) for tag in tags})
-            .with_outputs(*tags, main=GAMES)
-            .with_exception_handling(dead_letter_tag=CRASHED)
-        )
-        crashed = out[CRASHED] | "ExceptionRows" >> beam.Map(exception_row)
-        result = {tag: out[tag] for tag in [GAMES] + tags if tag != ERRORS}
-        result[ERRORS] = (out[ERRORS], crashed) | "JudgeErrors" >> beam.Flatten()
-        return result
+        types = {ERRORS: dict, MATCH_HANDS: Tuple[str, Any]}  # (key, value): what GroupByKey takes
+        return with_error_rows(frames, "Referee", JudgeFn(self._overrides, self._decisions), GAMES,
+                               {tag: types.get(tag, list) for tag in tags})

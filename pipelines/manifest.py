@@ -111,18 +111,19 @@ def read_json(path: str) -> dict:
 
 class Tally(beam.PTransform):
     """{"frames": frames, "spans": framing error rows, and per table name: its Tables} -> the tally,
-    written as JSON to `path`."""
+    written as JSON to `path`. `facts` turns each Table into facts (table_facts: the audit's)."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, facts=table_facts):
         super().__init__()
         self._path = path
+        self._facts = facts  # (Table, table name) -> facts; a job with tables of its own brings its own
 
     def expand(self, branches):
         facts = [branches["frames"] | "FrameFacts" >> beam.FlatMap(frame_facts),
                  branches["spans"] | "SpanFacts" >> beam.FlatMap(span_facts)]
         for name, tables in branches.items():
             if name not in ("frames", "spans"):
-                facts.append(tables | f"Facts_{name}" >> beam.FlatMap(table_facts, name))
+                facts.append(tables | f"Facts_{name}" >> beam.FlatMap(self._facts, name))
         return (
             facts
             | "AllFacts" >> beam.Flatten()
@@ -132,13 +133,14 @@ class Tally(beam.PTransform):
 
 
 # -- the manifest ----------------------------------------------------------------------------
-def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], options: dict,
-                   wall_seconds: float) -> dict:
-    """The manifest dict; `tables` maps a table name to {"rows_written": n, "files": n}."""
+def job_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], options: dict,
+                 wall_seconds: float, judged_table: str, facts: dict) -> dict:
+    """The manifest of any job: versions, inputs, records in, `facts` (the job's own counts), errors,
+    tables, timing, options and the reconciliation of records in against `judged_table` rows + error
+    rows. `tables` maps a table name to {"rows_written": n, "files": n}."""
     tin = tally.get("in", {})
     rows = tally.get("rows", {})
     frames, spans = tin.get("frames", 0), tin.get("corrupt_spans", 0)
-    verdict_rows, error_rows = rows.get("games", 0), rows.get("errors", 0)
     by_stage = {stage: 0 for stage in STAGES}
     by_stage.update(tally.get("errors", {}))
     per_file = tally.get("file_in", {})
@@ -165,35 +167,47 @@ def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], 
         "records_in": {"total": frames + spans, "frames": frames, "corrupt_spans": spans},
         "corrupt": {"spans": spans, "bytes": tin.get("corrupt_bytes", 0)},
         "frame_bytes": tin.get("frame_bytes", 0),
-        "verdicts": {"total": verdict_rows, "by_status": tally.get("verdicts", {}),
-                     "settlement_mismatches": tally.get("mismatches", {}).get("games", 0)},
-        "violations": {"total": rows.get("violations", 0), "by_code": tally.get("violations", {}),
-                       "by_severity": tally.get("severity", {})},
-        "errors": {"total": error_rows, "by_stage": by_stage},
-        "matches": {"total": rows.get("matches", 0), "by_status": tally.get("matches", {}),
-                    "totals_mismatches": tally.get("matches_totals", {}).get("mismatch", 0),
-                    "violations": rows.get("match_violations", 0),
-                    "violations_by_code": tally.get("match_violations", {})},
+        **facts,
+        "errors": {"total": rows.get("errors", 0), "by_stage": by_stage},
         "tables": {name: {"rows": rows.get(name, 0), **info} for name, info in tables.items()},
         "wall_clock_seconds": round(wall_seconds, 3),
         "hands_per_second": round(frames / wall_seconds, 1) if wall_seconds > 0 else None,
         "options": options,
     }
-    manifest["reconciliation"] = reconcile(manifest)
+    manifest["reconciliation"] = reconcile(manifest, judged_table)
     return manifest
 
 
-def reconcile(manifest: dict) -> dict:
-    """{"ok", "records_in", "verdict_rows", "error_rows", "problems": [sentences]}."""
+def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], options: dict,
+                   wall_seconds: float) -> dict:
+    """The audit's manifest: the job's, with verdicts, violations and matches."""
+    rows = tally.get("rows", {})
+    facts = {
+        "verdicts": {"total": rows.get("games", 0), "by_status": tally.get("verdicts", {}),
+                     "settlement_mismatches": tally.get("mismatches", {}).get("games", 0)},
+        "violations": {"total": rows.get("violations", 0), "by_code": tally.get("violations", {}),
+                       "by_severity": tally.get("severity", {})},
+        "matches": {"total": rows.get("matches", 0), "by_status": tally.get("matches", {}),
+                    "totals_mismatches": tally.get("matches_totals", {}).get("mismatch", 0),
+                    "violations": rows.get("match_violations", 0),
+                    "violations_by_code": tally.get("match_violations", {})},
+    }
+    return job_manifest(tally, archives=archives, out=out, tables=tables, options=options,
+                        wall_seconds=wall_seconds, judged_table="games", facts=facts)
+
+
+def reconcile(manifest: dict, judged_table: str = "games") -> dict:
+    """{"ok", "records_in", "verdict_rows", "error_rows", "problems": [sentences]}: records in must equal
+    the rows of `judged_table` (one per record judged) + error rows."""
     records_in = manifest["records_in"]["total"]
-    verdicts, errors = manifest["verdicts"]["total"], manifest["errors"]["total"]
+    verdicts, errors = manifest["tables"][judged_table]["rows"], manifest["errors"]["total"]
     problems = []
     if records_in != verdicts + errors:
         missing = records_in - verdicts - errors
         what = "unaccounted for" if missing > 0 else "counted twice"
         problems.append(
             f"records in {records_in:,} ({manifest['records_in']['frames']:,} frames + "
-            f"{manifest['records_in']['corrupt_spans']:,} corrupt spans) != {verdicts:,} verdict rows + "
+            f"{manifest['records_in']['corrupt_spans']:,} corrupt spans) != {verdicts:,} {judged_table} rows + "
             f"{errors:,} error rows: {abs(missing):,} record(s) {what}")
     for name, info in manifest["tables"].items():
         if info["rows"] != info["rows_written"]:
@@ -203,27 +217,50 @@ def reconcile(manifest: dict) -> dict:
             "problems": problems}
 
 
+class SummaryLines(list):
+    """The lines of an end-of-run table, with the rows every job prints."""
+
+    def row(self, label, value, note=""):
+        self.append(f"  {label:<28}{value:>12,}" + (f"  {note}" if note else ""))
+
+    def head(self, manifest: dict, job: str) -> None:
+        """The title and the records in."""
+        r = manifest["records_in"]
+        size = manifest["inputs"]["bytes"]
+        size_text = f"{size / 1e6:,.1f} MB" if size >= 1e6 else f"{size / 1e3:,.1f} kB"
+        self.append(f"{job} of {manifest['inputs']['count']} file(s), {size_text} -> {manifest['out']}")
+        self.row("records in", r["total"], f"{r['frames']:,} frames + {r['corrupt_spans']:,} corrupt spans")
+        for path in manifest["inputs"].get("empty", []):
+            self.append(f"    no record in {path}")
+
+    def errors(self, manifest: dict) -> None:
+        self.row("error rows", manifest["errors"]["total"])
+        for stage, n in manifest["errors"]["by_stage"].items():
+            self.row(f"  {stage}", n)
+        self.row("corrupt bytes", manifest["corrupt"]["bytes"])
+
+    def tail(self, manifest: dict, judged_table: str) -> None:
+        """Table rows, wall clock and the reconciliation."""
+        self.append("  table rows: " + ", ".join(f"{name} {info['rows_written']:,}"
+                                                 for name, info in manifest["tables"].items()))
+        hps = manifest["hands_per_second"]
+        speed = f", {hps:,.0f} hands/s" if hps is not None else ""
+        self.append(f"  wall clock {manifest['wall_clock_seconds']:,.1f} s{speed}")
+        rec = manifest["reconciliation"]
+        self.append(f"  reconciled: records in = {judged_table} rows + error rows" if rec["ok"]
+                    else "  NOT RECONCILED: " + "; ".join(rec["problems"]))
+
+
 def summary(manifest: dict, top_codes: int = 10) -> str:
-    """The end-of-run table printed to stdout."""
-    r = manifest["records_in"]
-    size = manifest["inputs"]["bytes"]
-    size_text = f"{size / 1e6:,.1f} MB" if size >= 1e6 else f"{size / 1e3:,.1f} kB"
-    lines = [f"audit of {manifest['inputs']['count']} file(s), {size_text} -> {manifest['out']}"]
-
-    def row(label, value, note=""):
-        lines.append(f"  {label:<28}{value:>12,}" + (f"  {note}" if note else ""))
-
-    row("records in", r["total"], f"{r['frames']:,} frames + {r['corrupt_spans']:,} corrupt spans")
-    for path in manifest["inputs"].get("empty", []):
-        lines.append(f"    no record in {path}")
+    """The audit's end-of-run table printed to stdout."""
+    lines = SummaryLines()
+    lines.head(manifest, "audit")
+    row = lines.row
     row("verdict rows (games)", manifest["verdicts"]["total"])
     for status, n in sorted(manifest["verdicts"]["by_status"].items()):
         row(f"  {status}", n)
     row("  settlement mismatches", manifest["verdicts"]["settlement_mismatches"])
-    row("error rows", manifest["errors"]["total"])
-    for stage, n in manifest["errors"]["by_stage"].items():
-        row(f"  {stage}", n)
-    row("corrupt bytes", manifest["corrupt"]["bytes"])
+    lines.errors(manifest)
     row("violations", manifest["violations"]["total"])
     codes = sorted(manifest["violations"]["by_code"].items(), key=lambda kv: (-kv[1], kv[0]))
     for code, n in codes[:top_codes]:
@@ -237,12 +274,5 @@ def summary(manifest: dict, top_codes: int = 10) -> str:
         row("  match violations", m["violations"])
         for code, n in sorted(m["violations_by_code"].items(), key=lambda kv: (-kv[1], kv[0]))[:top_codes]:
             row(f"    {code}", n)
-    lines.append("  table rows: " + ", ".join(f"{name} {info['rows_written']:,}"
-                                              for name, info in manifest["tables"].items()))
-    hps = manifest["hands_per_second"]
-    speed = f", {hps:,.0f} hands/s" if hps is not None else ""
-    lines.append(f"  wall clock {manifest['wall_clock_seconds']:,.1f} s{speed}")
-    rec = manifest["reconciliation"]
-    lines.append("  reconciled: records in = verdict rows + error rows" if rec["ok"]
-                 else "  NOT RECONCILED: " + "; ".join(rec["problems"]))
+    lines.tail(manifest, "verdict")
     return "\n".join(lines)

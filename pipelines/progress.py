@@ -18,8 +18,9 @@ log = logging.getLogger("mjref.audit.progress")
 class ProgressFn(beam.DoFn):
     """Frames in, the same frames out; every `interval` seconds, one log line."""
 
-    def __init__(self, total_bytes: int | None, interval: float = 10.0):
+    def __init__(self, total_bytes: int | None, interval: float = 10.0, job: str = "audit"):
         super().__init__()
+        self._job = job  # names the job in the line: "audit progress", "rescore progress"
         self._total = total_bytes  # None when compressed inputs make a percentage meaningless
         self._interval = interval
 
@@ -43,5 +44,5 @@ class ProgressFn(beam.DoFn):
         read = f"{self._bytes / 1e6:,.1f} MB read"
         if self._total:
             read += f" of {self._total / 1e6:,.1f} MB ({100 * self._bytes / self._total:.1f}%)"
-        return (f"audit progress [worker {os.getpid()}]: {self._records:,} records, "
+        return (f"{self._job} progress [worker {os.getpid()}]: {self._records:,} records, "
                 f"{self._records / elapsed:,.0f} records/s, {read}")

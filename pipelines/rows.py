@@ -120,3 +120,70 @@ def match_violation_rows(result, hands) -> list[dict]:
                      "offset": int(carrier.offset or 0), "code": f.code, "severity": f.severity,
                      "message": fit_text(f.message)})
     return rows
+
+
+# -- mjref rescore: one record under its own options ("own") and under the overrides ("new") -------
+def _payments(v: Verdict) -> list[int] | None:
+    return _ints(v.recomputed.payments) if v.recomputed is not None else None
+
+
+def _minus(a, b) -> int | None:
+    return None if a is None or b is None else int(a) - int(b)
+
+
+def _codes(v: Verdict) -> list[str]:
+    return sorted(str(x.code) for x in v.violations)
+
+
+def money_moved(own: list[int] | None, new: list[int] | None) -> int | None:
+    """What changes hands between the two settlements: the larger of what the seats gain and what they
+    lose (the two are equal when both settle zero-sum; a coin room's house fee is not). None if either
+    side is unknown (a hand that did not end or could not be replayed)."""
+    if own is None or new is None:
+        return None
+    diffs = [(new[i] if i < len(new) else 0) - (own[i] if i < len(own) else 0)
+             for i in range(max(len(own), len(new)))]
+    return max(sum(d for d in diffs if d > 0), -sum(d for d in diffs if d < 0))
+
+
+def rescore_game_row(source: str, offset: int, own: Verdict, new: Verdict) -> dict:
+    """The rescore_games row of one record: both verdicts side by side."""
+    own_pay, new_pay = _payments(own), _payments(new)
+    return {
+        "source": source,
+        "offset": offset,
+        "game_id": str(own.game_id),
+        "ruleset": str(own.ruleset),
+        "status_own": str(own.status),
+        "status_new": str(new.status),
+        "reason_own": str(own.reason) if own.reason else None,
+        "reason_new": str(new.reason) if new.reason else None,
+        "violations_own": _codes(own),
+        "violations_new": _codes(new),
+        "verdict_changed": own.status != new.status or _codes(own) != _codes(new),
+        "claimed_payments": _ints(own.claimed),
+        "recomputed_own": own_pay,
+        "recomputed_new": new_pay,
+        "payments_changed": own_pay != new_pay,
+        "money_moved": money_moved(own_pay, new_pay),
+        "mismatch_own": bool(own.mismatch),
+        "mismatch_new": bool(new.mismatch),
+        "referee_version": REFEREE_VERSION,
+    }
+
+
+def rescore_seat_rows(source: str, offset: int, own: Verdict, new: Verdict, seats: int = 4) -> list[dict]:
+    """One rescore_seats row per seat, as settlement_rows: every seat, unknown amounts null."""
+    claimed, own_pay, new_pay = own.claimed, _payments(own), _payments(new)
+    seats = max(seats, len(claimed or ()), len(own_pay or ()), len(new_pay or ()))
+
+    def at(values, seat):
+        return int(values[seat]) if values is not None and seat < len(values) else None
+
+    rows = []
+    for seat in range(seats):
+        c, o, n = at(claimed, seat), at(own_pay, seat), at(new_pay, seat)
+        rows.append({"source": source, "offset": offset, "game_id": str(own.game_id), "ruleset": str(own.ruleset),
+                     "seat": seat, "claimed": c, "recomputed_own": o, "recomputed_new": n,
+                     "difference": _minus(n, o), "new_minus_claimed": _minus(n, c)})
+    return rows

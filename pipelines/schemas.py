@@ -19,7 +19,8 @@ from referee import REFEREE_VERSION, SCHEMA_VERSION
 # Bump when a column is added, removed or changes meaning.
 # 2: decisions.effect; errors.stage "write".
 # 3: the matches and match_violations tables (checks across the hands of a match).
-TABLE_VERSION = 3
+# 4: the rescore_games and rescore_seats tables of `mjref rescore`.
+TABLE_VERSION = 4
 
 
 def _schema(name: str, *fields: pa.Field) -> pa.Schema:
@@ -137,6 +138,45 @@ MATCH_VIOLATIONS = _schema(
     _f("message", pa.string()),
 )
 
+# `mjref rescore` (pipelines/rescore.py): each record under its own options and under --option overrides.
+# "own" is the verdict under the record's options, "new" under the overrides.
+RESCORE_GAMES = _schema(
+    "rescore_games",
+    _f("source", pa.string()),
+    _f("offset", pa.int64()),
+    _f("game_id", pa.string()),
+    _f("ruleset", pa.string()),
+    _f("status_own", pa.string()),  # clean | violations | unreplayable (unreplayable under both: an error row)
+    _f("status_new", pa.string()),
+    _f("reason_own", pa.string(), nullable=True),  # why unreplayable
+    _f("reason_new", pa.string(), nullable=True),
+    _f("violations_own", pa.list_(_f("item", pa.string()))),  # violation codes, sorted, notes included
+    _f("violations_new", pa.list_(_f("item", pa.string()))),
+    _f("verdict_changed", pa.bool_()),  # the status or the violation codes differ
+    _f("claimed_payments", pa.list_(_f("item", MONEY)), nullable=True),  # null: the record claims nothing
+    _f("recomputed_own", pa.list_(_f("item", MONEY)), nullable=True),  # null: the hand did not end
+    _f("recomputed_new", pa.list_(_f("item", MONEY)), nullable=True),
+    _f("payments_changed", pa.bool_()),  # recomputed_new differs from recomputed_own (null included)
+    _f("money_moved", MONEY, nullable=True),  # max(what seats gain, what seats lose); null: a side unknown
+    _f("mismatch_own", pa.bool_()),  # claimed and recomputed differ (both known)
+    _f("mismatch_new", pa.bool_()),
+    _f("referee_version", pa.string()),
+)
+
+RESCORE_SEATS = _schema(
+    "rescore_seats",
+    _f("source", pa.string()),
+    _f("offset", pa.int64()),
+    _f("game_id", pa.string()),
+    _f("ruleset", pa.string()),
+    _f("seat", SEAT),
+    _f("claimed", MONEY, nullable=True),
+    _f("recomputed_own", MONEY, nullable=True),
+    _f("recomputed_new", MONEY, nullable=True),
+    _f("difference", MONEY, nullable=True),  # recomputed_new - recomputed_own
+    _f("new_minus_claimed", MONEY, nullable=True),  # recomputed_new - claimed
+)
+
 TABLES: dict[str, pa.Schema] = {
     "games": GAMES,
     "violations": VIOLATIONS,
@@ -156,6 +196,15 @@ KEYS: dict[str, tuple[str, ...]] = {
     "decisions": ("source", "offset", "event_index", "seat", "window"),
     "matches": ("match_id",),
     "match_violations": ("match_id", "hand_index", "code", "source", "offset", "message"),
+    "rescore_games": ("source", "offset"),
+    "rescore_seats": ("source", "offset", "seat"),
+}
+
+# The tables of `mjref rescore`.
+RESCORE_TABLES: dict[str, pa.Schema] = {
+    "rescore_games": RESCORE_GAMES,
+    "rescore_seats": RESCORE_SEATS,
+    "errors": ERRORS,
 }
 
 STAGES = ("framing", "decode", "replay", "referee_exception", "write")

@@ -151,7 +151,9 @@ class WriteShardFn(beam.DoFn):
         if F.is_local(path):
             os.makedirs(os.path.dirname(path), exist_ok=True)
         with FileSystems.create(path) as fh:
-            pq.write_table(table, fh, compression=CODEC, row_group_size=BATCH_ROWS)
+            # List items keep the declared name ("item"), as WriteToParquetBatched writes them: read back,
+            # a file's schema is exactly its table's.
+            pq.write_table(table, fh, compression=CODEC, row_group_size=BATCH_ROWS, use_compliant_nested_type=False)
         yield table
 
 

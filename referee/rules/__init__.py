@@ -52,4 +52,25 @@ def check_overrides(overrides: Mapping[str, str]) -> None:
             option.parse(text)
 
 
-__all__ = ["Option", "RULESETS", "Ruleset", "RulesetError", "check_overrides", "get_ruleset"]
+def overrides_change(name: str, options: Mapping[str, str], overrides: Mapping[str, str]) -> bool:
+    """Whether `overrides` give the named ruleset, on top of a record's own `options`, any option value
+    other than the record's own; True when that cannot be told (a value that does not parse). When
+    False, get_ruleset(name, options, overrides) plays exactly as get_ruleset(name, options)."""
+    cls = RULESETS.get(name)
+    if cls is None:
+        return False  # unknown either way, for the same reason
+    known = {o.name: o for o in cls.options}
+    try:
+        for key, text in overrides.items():
+            option = known.get(key)
+            if option is None:
+                continue  # not of this ruleset: get_ruleset leaves it out
+            own = option.parse(options[key]) if key in options else option.default
+            if option.parse(text) != own:
+                return True
+    except RulesetError:
+        return True
+    return False
+
+
+__all__ = ["Option", "RULESETS", "Ruleset", "RulesetError", "check_overrides", "get_ruleset", "overrides_change"]
