@@ -417,7 +417,7 @@ def test_an_unknown_enum_value_is_a_finding_at_its_event(kind, field, value):
 def test_a_referee_bug_is_contained_for_the_cli_and_raised_for_the_pipeline(monkeypatch, capsys):
     from referee import verify
 
-    def broken(record, rules, trace=False):
+    def broken(record, rules, trace=False, offers=None):
         return {}["no such key"]
 
     monkeypatch.setattr(verify, "referee", broken)

@@ -266,11 +266,11 @@ def test_cli_exits_nonzero_when_a_record_goes_missing(inputs, tmp_path):
 def test_a_referee_bug_is_an_error_row_not_a_crash(inputs, monkeypatch, tmp_path):
     from pipelines import judge
 
-    def buggy(record, overrides=None, trace=False, contain_bugs=True):
+    def buggy(record, overrides=None, trace=False, contain_bugs=True, offers=None):
         assert contain_bugs is False  # the pipeline wants referee bugs raised, not contained
         if record.game_id == "syn-11-000007":
             raise ZeroDivisionError("boom")
-        return verify_record(record, overrides, trace, contain_bugs)
+        return verify_record(record, overrides, trace, contain_bugs, offers)
 
     monkeypatch.setattr(judge, "verify_record", buggy)  # the in-process runner shares this module
     manifest = J.run_audit(J.AuditConfig(inputs=inputs["paths"][:1], out=str(tmp_path / "bug")))
