@@ -10,6 +10,7 @@ from referee.rules import get_ruleset
 from referee.rules.base import Outcome, WinInfo
 from referee.scoring import HandContext, best_reading
 from referee.state import PON, Meld
+from referee.verify import verify_record
 
 DEALER, B, C, D = 0, 1, 2, 3
 SEVEN_MAN = T.parse("7m")[0]
@@ -224,3 +225,22 @@ def test_a_seat_outranked_by_a_nearer_winner_missed_nothing():
     b.draw_discard(3, "9m").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s")
     verdict = verify_record(b.build())
     assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
+
+
+@pytest.mark.parametrize("index", [431, 601])
+def test_a_feng_dong_seat_may_not_win_on_its_own_dashai_tile(index):
+    """NX.4: a 封东 seat may only draw and discard, so no 杠上开花 either. Hands 431 and 601 of seed
+    1 end in 杠上开花 on a revealed 打筛 tile; with 封东 logged just before, that win is a breach."""
+    import random
+
+    from referee.faults import FAULT_KINDS, inject_one
+    from referee.simulate import simulate_hand
+
+    rules = get_ruleset("ningxiang")
+    record, _ = simulate_hand(rules, {}, 1, index)
+    assert verify_record(record).status == "clean"
+    faulty = inject_one(FAULT_KINDS["feng_dong_then_win"], record, rules, random.Random(0))
+    verdict = verify_record(faulty)
+    errors = [(v.code, v.event_index) for v in verdict.violations if v.severity == "error"]
+    assert errors == [("FENGDONG_BREACH", faulty.fault.event_index)]
+    assert faulty.events[faulty.fault.event_index - 1].WhichOneof("kind") == "feng_dong"

@@ -125,6 +125,16 @@ class DashaiWindow(Phase):
         hand[tile] += 1
         return replay.rules.is_win(hand, s.melds, replay.table.wilds)
 
+    def own_win_issue(self, replay, tile: int):
+        """Why the konger may not take 杠上开花 on a revealed tile its hand wins on (a lock such as
+        封东, a 漏胡 mark), or None: the conditions of any self-drawn win."""
+        action = A.Action(A.SELF_WIN, tile)
+        return replay.legality.win_issue(self.konger, action, tile) or \
+            replay.rules.forbid(replay.view, self.konger, action)
+
+    def own_wins(self, replay, tile: int) -> bool:
+        return self.self_wins(replay, tile) and self.own_win_issue(replay, tile) is None
+
     def declare(self, replay, kind, event):
         if kind not in ("win", "pass"):
             return False
@@ -140,6 +150,7 @@ class DashaiWindow(Phase):
             if not self.self_wins(replay, tile):
                 replay.flag("FALSE_WIN", seat, f"seat {seat} declared 杠上开花 on {T.label(tile)}, which does not "
                             f"complete its hand", fatal=True)
+            replay.flag_issue(self.own_win_issue(replay, tile), seat, fatal=True)
             action = A.Action(A.SELF_WIN, tile)
         else:
             action = A.Action(A.RON, tile)
@@ -151,7 +162,7 @@ class DashaiWindow(Phase):
         konger, declared, table = self.konger, self.declared, replay.table
         own = [(a, i) for a, i in declared.get(konger, []) if a.kind == A.SELF_WIN]
         for tile in sorted(set(self.tiles) - {a.tile for a, _ in own}):
-            if self.self_wins(replay, tile):
+            if self.own_wins(replay, tile):
                 replay.flag("MISSED_WIN", konger, f"seat {konger} could win on its 打筛 tile {T.label(tile)} and "
                             f"did not", index=self.index)
         if own:  # 杠上开花: once per winning tile ("两张都能胡则算胡2次")
@@ -179,7 +190,7 @@ class DashaiWindow(Phase):
     def legal(self, replay, seat):
         legal = [A.Action(A.PASS)]
         for tile in sorted(set(self.tiles)):
-            if seat == self.konger and self.self_wins(replay, tile):
+            if seat == self.konger and self.own_wins(replay, tile):
                 legal.append(A.Action(A.SELF_WIN, tile))
             elif seat != self.konger and replay.legality.can_ron(seat, tile):
                 legal.append(A.Action(A.RON, tile))
