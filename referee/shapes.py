@@ -818,28 +818,30 @@ def is_standard_win(counts: Counts, wilds: int = 0, room: Counts | None = None,
 
     Without wilds, room or pair_kinds this is the hot path: four dict look-ups, honors first
     (a single honor rejects most non-winning hands at once), stopping at the first part that
-    is not complete. It always checks the length, but the 0..4 range only of the part whose
-    look-up failed: a bad count elsewhere (or beside a single honor) may give False rather
+    is not complete. It always checks the length, but the 0..4 range only of the suit whose
+    look-up failed: a bad count elsewhere (or beside incomplete honors) may give False rather
     than a ValueError. A True proves every count in range. Every other path validates all.
     """
     if not wilds and room is None and pair_kinds is None:
         t = tuple(counts)
-        k = t[27:]  # 7 honors exactly when len(t) == 34, so a hit below proves the length
-        if 1 in k and len(t) == KINDS:
-            return False  # a single honor: most non-winning hands stop here
-        h = _honors_complete(k)
-        if h is not None:
-            k = t[0:9]
-            x = _complete(k)
-            if x is not None:
-                k = t[9:18]
-                y = _complete(k)
-                if y is not None:
-                    k = t[18:27]
-                    z = _complete(k)
-                    if z is not None:
-                        return x + y + z + h == 1
-        if len(t) != KINDS or not _COUNTS_OK.issuperset(k):
+        # 7 honors exactly when len(t) == 34, so a hit proves the length. The look-up alone
+        # rejects a single honor: a `1 in` test first costs the winning hands more than it saves.
+        h = _honors_complete(t[27:])
+        if h is None:
+            if len(t) != KINDS:
+                _as_bytes(t, wilds)
+            return False
+        k = t[0:9]
+        x = _complete(k)
+        if x is not None:
+            k = t[9:18]
+            y = _complete(k)
+            if y is not None:
+                k = t[18:27]
+                z = _complete(k)
+                if z is not None:
+                    return x + y + z + h == 1
+        if not _COUNTS_OK.issuperset(k):
             _as_bytes(t, wilds)
         return False
     b = _as_bytes(counts, wilds)
