@@ -26,6 +26,7 @@ class Legality:
         self.phase = phase  # () -> the current phase
         self.view = TableView(self)
         self._waits: list[tuple | None] = [None] * 4  # per seat: (version, tiles key, waits)
+        self._hand_waits: dict[tuple, tuple[int, ...]] = {}  # (hand, melds) -> waits
         # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
         self.forbids = type(rules).forbid is not Ruleset.forbid
 
@@ -45,7 +46,15 @@ class Legality:
         return self.rules.is_win(hand, melds, self.table.wilds, self.room(melds))
 
     def waits_of_hand(self, hand: list[int], melds) -> tuple[int, ...]:
-        return self.rules.waits(hand, melds, self.table.wilds, self.room(melds))
+        """The waits of any hand with these melds, remembered for this hand of play: the move
+        generator asks for the same hands (after each possible discard) turn after turn, and
+        the seat's own waits once it has discarded. Valid until the wilds (or the copies out
+        of play, which only matter with wilds) change: forget_waits."""
+        key = (tuple(hand), tuple((m.kind, m.tile, m.kong_kind) for m in melds))
+        found = self._hand_waits.get(key)
+        if found is None:
+            found = self._hand_waits[key] = self.rules.waits(hand, melds, self.table.wilds, self.room(melds))
+        return found
 
     def waits(self, seat: int) -> tuple[int, ...]:
         """The seat's waits, recomputed only when its own tiles have changed (they are asked
@@ -63,6 +72,7 @@ class Legality:
     def forget_waits(self) -> None:
         """The wilds changed: every cached wait is stale."""
         self._waits = [None] * 4
+        self._hand_waits = {}
 
     def hand_after_kong(self, seat: int, tile: int, from_hand: int) -> tuple[list[int], list[Meld]]:
         s = self.table.seats[seat]
