@@ -104,9 +104,14 @@ class DiscardReady(NoReady):
             if t != claimed:
                 hand[t] -= 1
         melds = list(s.melds) + [Meld(CHI, action.tile, None, claimed_tile=claimed)]
+        # Only a discard that may leave the hand ready (ready_candidates: a superset, found
+        # without a wait search) can make the 听 legal or fail for a reason other than
+        # READY_NOT_TENPAI; of the others only the last held tile's can be the one reported.
+        candidates = legality.rules.ready_candidates(hand, melds, legality.table.wilds)
+        held = [t for t in range(len(hand)) if hand[t] > 0]
         first = None
-        for t in range(len(hand)):
-            if hand[t] > 0:
+        for t in held:
+            if t in candidates or t == held[-1]:
                 hand[t] -= 1
                 issue = self.declaration_issue(legality, seat, A.Action(A.READY_DISCARD, t), hand, melds)
                 hand[t] += 1
@@ -115,6 +120,8 @@ class DiscardReady(NoReady):
                 if first is None or first[0] == "READY_NOT_TENPAI":
                     first = issue
         code, detail = first or ("READY_NOT_TENPAI", "")
+        if callable(detail):  # a detail written only when needed (see referee/legal.py Issue)
+            detail = detail()
         return code, f"吃听 {T.format_tiles([action.tile, action.tile + 1, action.tile + 2])}: no discard after it " \
                      f"leaves a legal 听 ({detail})"
 
