@@ -1056,6 +1056,8 @@ def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
         others = costs[:q] + costs[q + 1:]
         base = sum(c0 for c0, _ in others)
         pair = min(c2 - c0 for c0, c2 in others)
+        if base + min(pair, 0) > limit:
+            continue  # part q's own costs are never negative: no discard from it can do
         if q < 3:
             lo, i = 9 * q, index[q]
             for r in range(9):
