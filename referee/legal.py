@@ -234,11 +234,12 @@ class Legality:
             return []
         hand, rank = self.table.seats[seat].hand, T.rank_of(tile)
         lows = []
-        for low_rank in (rank - 2, rank - 1, rank):
-            if 1 <= low_rank <= 7:
-                low = tile - (rank - low_rank)
-                if all(hand[t] for t in (low, low + 1, low + 2) if t != tile):
-                    lows.append(low)
+        if rank >= 3 and hand[tile - 2] and hand[tile - 1]:
+            lows.append(tile - 2)
+        if 2 <= rank <= 8 and hand[tile - 1] and hand[tile + 1]:
+            lows.append(tile - 1)
+        if rank <= 7 and hand[tile + 1] and hand[tile + 2]:
+            lows.append(tile)
         return lows
 
 
