@@ -1049,13 +1049,15 @@ def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
     b = _as_bytes(counts, wilds)
     c0s, c2s = _C0, _C2
     index = [_suit_index(b[lo:lo + 9]) for lo in (0, 9, 18)]
-    costs = [(c0s[i], c2s[i]) for i in index] + [_honor_costs(b[27:34])]
+    h0, h2 = _honor_costs(b[27:34])
+    sets = [c0s[i] for i in index] + [h0]  # C0 per part
+    pair_extra = [c2s[i] - c0s[i] for i in index] + [h2 - h0]  # C2 - C0 per part
+    total = sum(sets)
     limit = wilds + 1
     found = []
     for q in range(4):
-        others = costs[:q] + costs[q + 1:]
-        base = sum(c0 for c0, _ in others)
-        pair = min(c2 - c0 for c0, c2 in others)
+        base = total - sets[q]  # the other parts' sets
+        pair = min(pair_extra[:q] + pair_extra[q + 1:])  # the cheapest pair among them
         if base + min(pair, 0) > limit:
             continue  # part q's own costs are never negative: no discard from it can do
         if q < 3:
