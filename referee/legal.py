@@ -215,9 +215,10 @@ class Legality:
         for kind, needs in ((A.PON, held >= 2), (A.KONG_EXPOSED, held == 3)):
             if needs and self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
                 legal.append(A.Action(kind, tile))
-        if self.rules.chi_allowed:
+        lows = self.chi_options(seat, tile) if self.rules.chi_allowed else ()
+        if lows:
             for kind in (A.CHI, *[k for k in self.rules.ready.declares if k == A.CHI_READY]):
-                for low in self.chi_options(seat, tile):
+                for low in lows:
                     if self.why_not_call(seat, A.Action(kind, low), phase.discarder) is None:
                         legal.append(A.Action(kind, low))
         return legal

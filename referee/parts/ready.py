@@ -120,10 +120,11 @@ class DiscardReady(NoReady):
                 if first is None or first[0] == "READY_NOT_TENPAI":
                     first = issue
         code, detail = first or ("READY_NOT_TENPAI", "")
-        if callable(detail):  # a detail written only when needed (see referee/legal.py Issue)
-            detail = detail()
-        return code, f"吃听 {T.format_tiles([action.tile, action.tile + 1, action.tile + 2])}: no discard after it " \
-                     f"leaves a legal 听 ({detail})"
+        chow = [action.tile, action.tile + 1, action.tile + 2]
+        # Written only when flagged (the trace asks this for every 吃 it lists); the best
+        # discard's detail may itself be a function (see referee/legal.py Issue).
+        return code, lambda: (f"吃听 {T.format_tiles(chow)}: no discard after it leaves a legal 听 "
+                              f"({detail() if callable(detail) else detail})")
 
 
 class OpeningReady(NoReady):
