@@ -186,7 +186,7 @@ class Legality:
         legal: list[A.Action] = []
         if self.why_not_self_win(seat, phase) is None:
             legal.append(A.Action(A.SELF_WIN, s.drawn))
-        kongs = [A.Action(A.KONG_CONCEALED, t) for t in range(T.KINDS) if s.hand[t] == 4]
+        kongs = [A.Action(A.KONG_CONCEALED, t) for t, n in enumerate(s.hand) if n == 4] if 4 in s.hand else []
         kongs += [A.Action(A.KONG_ADDED, t) for t in rules.added_kong_tiles(s.hand, s.melds, s.drawn)]
         kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
                   if rules.may_borrow_kong(self.view, seat, m.tile)]
@@ -196,12 +196,15 @@ class Legality:
         declares = (A.READY_DISCARD,) if phase.ready_call else tuple(k for k in rules.ready.declares
                                                                        if k in A.DISCARDS)
         ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
-        for t in range(T.KINDS):
-            if s.hand[t]:
-                actions = () if phase.ready_call else (DISCARD_OF[t],)
-                if t in ready:
-                    actions += tuple(A.Action(kind, t) for kind in declares)
-                for action in actions:
+        plain = not phase.ready_call
+        for t, n in enumerate(s.hand):
+            if not n:
+                continue
+            if plain and self.why_not_discard(seat, DISCARD_OF[t]) is None:
+                legal.append(DISCARD_OF[t])
+            if t in ready:
+                for kind in declares:
+                    action = A.Action(kind, t)
                     if self.why_not_discard(seat, action) is None:
                         legal.append(action)
         return legal
