@@ -865,11 +865,11 @@ def is_seven_pairs(counts: Counts, wilds: int = 0, room: Counts | None = None) -
     b = _as_bytes(counts, wilds)
     if sum(b) + wilds != 14:
         return False
-    if room is None:
-        # Each odd count leaves a single (at most 3 copies, so its wild is at most the 4th);
-        # spare wilds pair with each other, and the total of 14 makes their number even.
-        return b.count(1) + b.count(3) <= wilds
-    return _seven_pairs_exact(b, wilds, _room_bytes(room) or _FULL_ROOM)
+    # Each odd count leaves a single (at most 3 copies, so its wild is at most the 4th);
+    # spare wilds pair with each other, and the total of 14 makes their number even.
+    if b.count(1) + b.count(3) > wilds:
+        return False  # whatever the room: room only removes completions
+    return room is None or _seven_pairs_exact(b, wilds, _room_bytes(room) or _FULL_ROOM)
 
 
 def _seven_pairs_exact(b: bytes, wilds: int, caps: bytes) -> bool:
