@@ -27,20 +27,26 @@ class Legality:
         self.view = TableView(self)
         self._waits: list[tuple | None] = [None] * 4  # per seat: (version, tiles key, waits)
         self._hand_waits: dict[tuple, tuple[int, ...]] = {}  # (hand, melds) -> waits
+        self._rooms: dict[tuple, list[int]] = {}  # melds -> room
         # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
         self.forbids = type(rules).forbid is not Ruleset.forbid
 
     # -- hands ------------------------------------------------------------------------------
     def room(self, melds) -> list[int] | None:
-        """Copies each kind may still total in a concealed hand, where wilds could overstep it."""
+        """Copies each kind may still total in a concealed hand, where wilds could overstep it.
+        Remembered per melds like the waits (and forgotten with them); each caller gets a copy."""
         table = self.table
         if not table.wilds:
             return None
-        room = [self.rules.copies - d for d in table.dead]
-        for m in melds:
-            for t in m.tiles:
-                room[t] -= 1
-        return [max(r, 0) for r in room]  # a 借子杠 holds the indicator, already counted as out of play
+        key = melds_key(melds)
+        room = self._rooms.get(key)
+        if room is None:
+            room = [self.rules.copies - d for d in table.dead]
+            for m in melds:
+                for t in m.tiles:
+                    room[t] -= 1
+            room = self._rooms[key] = [max(r, 0) for r in room]  # a 借子杠 holds the indicator, already out of play
+        return list(room)
 
     def is_win(self, hand: list[int], melds) -> bool:
         return self.rules.is_win(hand, melds, self.table.wilds, self.room(melds))
@@ -50,7 +56,7 @@ class Legality:
         generator asks for the same hands (after each possible discard) turn after turn, and
         the seat's own waits once it has discarded. Valid until the wilds (or the copies out
         of play, which only matter with wilds) change: forget_waits."""
-        key = (tuple(hand), tuple((m.kind, m.tile, m.kong_kind) for m in melds))
+        key = (tuple(hand), melds_key(melds))
         found = self._hand_waits.get(key)
         if found is None:
             found = self._hand_waits[key] = self.rules.waits(hand, melds, self.table.wilds, self.room(melds))
@@ -70,9 +76,10 @@ class Legality:
         return cached[2]
 
     def forget_waits(self) -> None:
-        """The wilds changed: every cached wait is stale."""
+        """The wilds (or the copies out of play) changed: every cached wait and room is stale."""
         self._waits = [None] * 4
         self._hand_waits = {}
+        self._rooms = {}
 
     def hand_after_kong(self, seat: int, tile: int, from_hand: int) -> tuple[list[int], list[Meld]]:
         s = self.table.seats[seat]
@@ -245,6 +252,11 @@ class Legality:
         if rank <= 7 and hand[tile + 1] and hand[tile + 2]:
             lows.append(tile)
         return lows
+
+
+def melds_key(melds) -> tuple:
+    """What of a seat's melds its waits and room depend on, as a dict key."""
+    return tuple((m.kind, m.tile, m.kong_kind) for m in melds)
 
 
 def melds_text(s) -> str:
