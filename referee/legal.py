@@ -26,26 +26,41 @@ class Legality:
         self.phase = phase  # () -> the current phase
         self.view = TableView(self)
         self._waits: list[tuple | None] = [None] * 4  # per seat: (version, tiles key, waits)
+        self._hand_waits: dict[tuple, tuple[int, ...]] = {}  # (hand, melds) -> waits
+        self._rooms: dict[tuple, list[int]] = {}  # melds -> room
         # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
         self.forbids = type(rules).forbid is not Ruleset.forbid
 
     # -- hands ------------------------------------------------------------------------------
     def room(self, melds) -> list[int] | None:
-        """Copies each kind may still total in a concealed hand, where wilds could overstep it."""
+        """Copies each kind may still total in a concealed hand, where wilds could overstep it.
+        Remembered per melds like the waits (and forgotten with them); each caller gets a copy."""
         table = self.table
         if not table.wilds:
             return None
-        room = [self.rules.copies - d for d in table.dead]
-        for m in melds:
-            for t in m.tiles:
-                room[t] -= 1
-        return [max(r, 0) for r in room]  # a 借子杠 holds the indicator, already counted as out of play
+        key = melds_key(melds)
+        room = self._rooms.get(key)
+        if room is None:
+            room = [self.rules.copies - d for d in table.dead]
+            for m in melds:
+                for t in m.tiles:
+                    room[t] -= 1
+            room = self._rooms[key] = [max(r, 0) for r in room]  # a 借子杠 holds the indicator, already out of play
+        return list(room)
 
     def is_win(self, hand: list[int], melds) -> bool:
         return self.rules.is_win(hand, melds, self.table.wilds, self.room(melds))
 
     def waits_of_hand(self, hand: list[int], melds) -> tuple[int, ...]:
-        return self.rules.waits(hand, melds, self.table.wilds, self.room(melds))
+        """The waits of any hand with these melds, remembered for this hand of play: the move
+        generator asks for the same hands (after each possible discard) turn after turn, and
+        the seat's own waits once it has discarded. Valid until the wilds (or the copies out
+        of play, which only matter with wilds) change: forget_waits."""
+        key = (tuple(hand), melds_key(melds))
+        found = self._hand_waits.get(key)
+        if found is None:
+            found = self._hand_waits[key] = self.rules.waits(hand, melds, self.table.wilds, self.room(melds))
+        return found
 
     def waits(self, seat: int) -> tuple[int, ...]:
         """The seat's waits, recomputed only when its own tiles have changed (they are asked
@@ -61,8 +76,10 @@ class Legality:
         return cached[2]
 
     def forget_waits(self) -> None:
-        """The wilds changed: every cached wait is stale."""
+        """The wilds (or the copies out of play) changed: every cached wait and room is stale."""
         self._waits = [None] * 4
+        self._hand_waits = {}
+        self._rooms = {}
 
     def hand_after_kong(self, seat: int, tile: int, from_hand: int) -> tuple[list[int], list[Meld]]:
         s = self.table.seats[seat]
@@ -176,7 +193,7 @@ class Legality:
         legal: list[A.Action] = []
         if self.why_not_self_win(seat, phase) is None:
             legal.append(A.Action(A.SELF_WIN, s.drawn))
-        kongs = [A.Action(A.KONG_CONCEALED, t) for t in range(T.KINDS) if s.hand[t] == 4]
+        kongs = [A.Action(A.KONG_CONCEALED, t) for t, n in enumerate(s.hand) if n == 4] if 4 in s.hand else []
         kongs += [A.Action(A.KONG_ADDED, t) for t in rules.added_kong_tiles(s.hand, s.melds, s.drawn)]
         kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
                   if rules.may_borrow_kong(self.view, seat, m.tile)]
@@ -186,12 +203,15 @@ class Legality:
         declares = (A.READY_DISCARD,) if phase.ready_call else tuple(k for k in rules.ready.declares
                                                                        if k in A.DISCARDS)
         ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
-        for t in range(T.KINDS):
-            if s.hand[t]:
-                actions = () if phase.ready_call else (DISCARD_OF[t],)
-                if t in ready:
-                    actions += tuple(A.Action(kind, t) for kind in declares)
-                for action in actions:
+        plain = not phase.ready_call
+        for t, n in enumerate(s.hand):
+            if not n:
+                continue
+            if plain and self.why_not_discard(seat, DISCARD_OF[t]) is None:
+                legal.append(DISCARD_OF[t])
+            if t in ready:
+                for kind in declares:
+                    action = A.Action(kind, t)
                     if self.why_not_discard(seat, action) is None:
                         legal.append(action)
         return legal
@@ -205,9 +225,10 @@ class Legality:
         for kind, needs in ((A.PON, held >= 2), (A.KONG_EXPOSED, held == 3)):
             if needs and self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
                 legal.append(A.Action(kind, tile))
-        if self.rules.chi_allowed:
+        lows = self.chi_options(seat, tile) if self.rules.chi_allowed else ()
+        if lows:
             for kind in (A.CHI, *[k for k in self.rules.ready.declares if k == A.CHI_READY]):
-                for low in self.chi_options(seat, tile):
+                for low in lows:
                     if self.why_not_call(seat, A.Action(kind, low), phase.discarder) is None:
                         legal.append(A.Action(kind, low))
         return legal
@@ -224,12 +245,18 @@ class Legality:
             return []
         hand, rank = self.table.seats[seat].hand, T.rank_of(tile)
         lows = []
-        for low_rank in (rank - 2, rank - 1, rank):
-            if 1 <= low_rank <= 7:
-                low = tile - (rank - low_rank)
-                if all(hand[t] for t in (low, low + 1, low + 2) if t != tile):
-                    lows.append(low)
+        if rank >= 3 and hand[tile - 2] and hand[tile - 1]:
+            lows.append(tile - 2)
+        if 2 <= rank <= 8 and hand[tile - 1] and hand[tile + 1]:
+            lows.append(tile - 1)
+        if rank <= 7 and hand[tile + 1] and hand[tile + 2]:
+            lows.append(tile)
         return lows
+
+
+def melds_key(melds) -> tuple:
+    """What of a seat's melds its waits and room depend on, as a dict key."""
+    return tuple((m.kind, m.tile, m.kong_kind) for m in melds)
 
 
 def melds_text(s) -> str:

@@ -43,6 +43,7 @@ FROM_CODE = T.FROM_CODE
 PASS = A.Action(A.PASS)
 DEAL_ORDER = tuple(tuple(deal_seats(dealer)) for dealer in range(4))
 OTHERS = tuple(tuple((seat + k) % 4 for k in (1, 2, 3)) for seat in range(4))  # in play order
+NOBODY: frozenset[int] = frozenset()  # the seats whose claim took effect, when nobody claimed
 CLAIMS = frozenset(("pass", "win", "pon", "kong", "chi"))  # events that declare in a claim window
 PLAIN = frozenset(("draw", "pass", "pon"))  # kinds with no enum, never a declaration: checked in the phase
 READY_ACTIONS = {pb.TING: A.READY_DISCARD, pb.JIATING: A.JIATING_DISCARD, pb.BAOTING: A.READY_DISCARD}
@@ -532,9 +533,11 @@ class Replay:
 
     def close_claim(self, phase: Claim, closer: pb.Event | None) -> None:
         declared, table = phase.declared, self.table
-        if not declared and not self.trace:  # the common case: nobody claimed
+        if not declared:  # the common case: nobody claimed
             tile, waits = phase.tile, self.legality.waits
             for seat in OTHERS[phase.discarder]:
+                if self.trace:
+                    self.note_claim_decision(seat, phase, NOBODY)
                 if tile in waits(seat):
                     self.check_missed_win(seat, A.Action(A.RON, tile), phase)
             self.due_draw(table.next_seat(phase.discarder))

@@ -818,28 +818,30 @@ def is_standard_win(counts: Counts, wilds: int = 0, room: Counts | None = None,
 
     Without wilds, room or pair_kinds this is the hot path: four dict look-ups, honors first
     (a single honor rejects most non-winning hands at once), stopping at the first part that
-    is not complete. It always checks the length, but the 0..4 range only of the part whose
-    look-up failed: a bad count elsewhere (or beside a single honor) may give False rather
+    is not complete. It always checks the length, but the 0..4 range only of the suit whose
+    look-up failed: a bad count elsewhere (or beside incomplete honors) may give False rather
     than a ValueError. A True proves every count in range. Every other path validates all.
     """
     if not wilds and room is None and pair_kinds is None:
         t = tuple(counts)
-        k = t[27:]  # 7 honors exactly when len(t) == 34, so a hit below proves the length
-        if 1 in k and len(t) == KINDS:
-            return False  # a single honor: most non-winning hands stop here
-        h = _honors_complete(k)
-        if h is not None:
-            k = t[0:9]
-            x = _complete(k)
-            if x is not None:
-                k = t[9:18]
-                y = _complete(k)
-                if y is not None:
-                    k = t[18:27]
-                    z = _complete(k)
-                    if z is not None:
-                        return x + y + z + h == 1
-        if len(t) != KINDS or not _COUNTS_OK.issuperset(k):
+        # 7 honors exactly when len(t) == 34, so a hit proves the length. The look-up alone
+        # rejects a single honor: a `1 in` test first costs the winning hands more than it saves.
+        h = _honors_complete(t[27:])
+        if h is None:
+            if len(t) != KINDS:
+                _as_bytes(t, wilds)
+            return False
+        k = t[0:9]
+        x = _complete(k)
+        if x is not None:
+            k = t[9:18]
+            y = _complete(k)
+            if y is not None:
+                k = t[18:27]
+                z = _complete(k)
+                if z is not None:
+                    return x + y + z + h == 1
+        if not _COUNTS_OK.issuperset(k):
             _as_bytes(t, wilds)
         return False
     b = _as_bytes(counts, wilds)
@@ -863,11 +865,11 @@ def is_seven_pairs(counts: Counts, wilds: int = 0, room: Counts | None = None) -
     b = _as_bytes(counts, wilds)
     if sum(b) + wilds != 14:
         return False
-    if room is None:
-        # Each odd count leaves a single (at most 3 copies, so its wild is at most the 4th);
-        # spare wilds pair with each other, and the total of 14 makes their number even.
-        return b.count(1) + b.count(3) <= wilds
-    return _seven_pairs_exact(b, wilds, _room_bytes(room) or _FULL_ROOM)
+    # Each odd count leaves a single (at most 3 copies, so its wild is at most the 4th);
+    # spare wilds pair with each other, and the total of 14 makes their number even.
+    if b.count(1) + b.count(3) > wilds:
+        return False  # whatever the room: room only removes completions
+    return room is None or _seven_pairs_exact(b, wilds, _room_bytes(room) or _FULL_ROOM)
 
 
 def _seven_pairs_exact(b: bytes, wilds: int, caps: bytes) -> bool:
@@ -1047,13 +1049,17 @@ def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
     b = _as_bytes(counts, wilds)
     c0s, c2s = _C0, _C2
     index = [_suit_index(b[lo:lo + 9]) for lo in (0, 9, 18)]
-    costs = [(c0s[i], c2s[i]) for i in index] + [_honor_costs(b[27:34])]
+    h0, h2 = _honor_costs(b[27:34])
+    sets = [c0s[i] for i in index] + [h0]  # C0 per part
+    pair_extra = [c2s[i] - c0s[i] for i in index] + [h2 - h0]  # C2 - C0 per part
+    total = sum(sets)
     limit = wilds + 1
     found = []
     for q in range(4):
-        others = costs[:q] + costs[q + 1:]
-        base = sum(c0 for c0, _ in others)
-        pair = min(c2 - c0 for c0, c2 in others)
+        base = total - sets[q]  # the other parts' sets
+        pair = min(pair_extra[:q] + pair_extra[q + 1:])  # the cheapest pair among them
+        if base + min(pair, 0) > limit:
+            continue  # part q's own costs are never negative: no discard from it can do
         if q < 3:
             lo, i = 9 * q, index[q]
             for r in range(9):

@@ -104,9 +104,14 @@ class DiscardReady(NoReady):
             if t != claimed:
                 hand[t] -= 1
         melds = list(s.melds) + [Meld(CHI, action.tile, None, claimed_tile=claimed)]
+        # Only a discard that may leave the hand ready (ready_candidates: a superset, found
+        # without a wait search) can make the 听 legal or fail for a reason other than
+        # READY_NOT_TENPAI; of the others only the last held tile's can be the one reported.
+        candidates = legality.rules.ready_candidates(hand, melds, legality.table.wilds)
+        held = [t for t in range(len(hand)) if hand[t] > 0]
         first = None
-        for t in range(len(hand)):
-            if hand[t] > 0:
+        for t in held:
+            if t in candidates or t == held[-1]:
                 hand[t] -= 1
                 issue = self.declaration_issue(legality, seat, A.Action(A.READY_DISCARD, t), hand, melds)
                 hand[t] += 1
@@ -115,8 +120,11 @@ class DiscardReady(NoReady):
                 if first is None or first[0] == "READY_NOT_TENPAI":
                     first = issue
         code, detail = first or ("READY_NOT_TENPAI", "")
-        return code, f"吃听 {T.format_tiles([action.tile, action.tile + 1, action.tile + 2])}: no discard after it " \
-                     f"leaves a legal 听 ({detail})"
+        chow = [action.tile, action.tile + 1, action.tile + 2]
+        # Written only when flagged (the trace asks this for every 吃 it lists); the best
+        # discard's detail may itself be a function (see referee/legal.py Issue).
+        return code, lambda: (f"吃听 {T.format_tiles(chow)}: no discard after it leaves a legal 听 "
+                              f"({detail() if callable(detail) else detail})")
 
 
 class OpeningReady(NoReady):

@@ -11,6 +11,7 @@ and the shape analysis (referee/shapes.py) are shared and never copied.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Mapping
 
 from referee import actions as A
@@ -26,6 +27,7 @@ from referee.state import ADDED, PON, Meld
 
 __all__ = ["KongInfo", "Option", "Outcome", "Ruleset", "RulesetError", "WinInfo"]
 ORPHAN_SET = frozenset(T.TERMINALS_AND_HONORS)
+ORPHAN_COUNTS = itemgetter(*T.TERMINALS_AND_HONORS)  # a hand's counts of the thirteen orphans
 
 
 class RulesetError(ValueError):
@@ -244,11 +246,12 @@ class Ruleset:
         naturals, count = self.split_wilds(hand, wilds)
         found = set(shapes.ready_discards(naturals, count))
         if not melds and self.seven_pairs:  # ready for seven pairs: at most wilds + 1 singles left
-            singles = sum(c & 1 for c in naturals)
-            found.update(t for t, c in enumerate(naturals) if c and singles + (-1 if c & 1 else 1) <= count + 1)
+            singles = naturals.count(1) + naturals.count(3)
+            if singles - 1 <= count + 1:  # (else even discarding a single leaves too many)
+                found.update(t for t, c in enumerate(naturals) if c and singles + (-1 if c & 1 else 1) <= count + 1)
         if not melds and self.thirteen_orphans:  # every natural an orphan once the discard is gone
-            strays = [t for t, c in enumerate(naturals) if c and t not in ORPHAN_SET]
-            if len(strays) <= 1 and sum(naturals[t] for t in strays) <= 1:
+            if sum(naturals) - sum(ORPHAN_COUNTS(naturals)) <= 1:  # at most one tile that is no orphan
+                strays = [t for t, c in enumerate(naturals) if c and t not in ORPHAN_SET]
                 found.update(strays or (t for t in T.TERMINALS_AND_HONORS if naturals[t]))
         return found | (set(wilds) if count else set())
 

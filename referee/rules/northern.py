@@ -135,11 +135,14 @@ class BaoFamily(Ruleset):
             return "READY_CONDITIONS", f"seat {seat} declared 听 with {sum(hand)} tiles in hand; at least {FLOOR} must stay"
         valid = self.valid_waits(hand, melds)
         if not valid:
-            shape = self.waits(list(hand), list(melds))
-            reason = self.why_not_wait(hand, melds, shape[0]) if shape else "no wait"
-            return "READY_CONDITIONS", (f"seat {seat} declared 听 with {T.format_counts(list(hand))}, which waits on "
-                                        f"{T.format_tiles(shape)} but no legal win: {reason}")
+            return "READY_CONDITIONS", lambda: self.no_valid_wait(seat, hand, melds)  # written only if flagged
         return self.declaration_issue(view, seat, action, hand, melds, valid)
+
+    def no_valid_wait(self, seat: int, hand, melds) -> str:
+        shape = self.waits(list(hand), list(melds))
+        reason = self.why_not_wait(hand, melds, shape[0]) if shape else "no wait"
+        return (f"seat {seat} declared 听 with {T.format_counts(list(hand))}, which waits on "
+                f"{T.format_tiles(shape)} but no legal win: {reason}")
 
     def declaration_issue(self, view, seat: int, action, hand, melds, valid):
         """A declaration's own conditions beyond a valid wait (大连 夹听)."""
