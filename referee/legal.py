@@ -120,8 +120,12 @@ class Legality:
             return "FALSE_WIN", f"seat {seat} declared 自摸 without drawing a tile"
         if not self.self_wins(seat):
             return "FALSE_WIN", lambda: f"seat {seat} declared 自摸 with {s.concealed()}{melds_text(s)}, not a winning hand"
-        action = A.Action(A.SELF_WIN, s.drawn)
-        return self.win_issue(seat, action, s.drawn) or self.rules.forbid(self.view, seat, action)
+        return self.self_win_issue(seat, A.Action(A.SELF_WIN, s.drawn))
+
+    def self_win_issue(self, seat: int, action: A.Action) -> Issue:
+        """Why a self-drawn win whose shape holds is still not allowed: the common conditions and
+        the rule book's own (a lock such as 封东), on the drawn tile or on a revealed 打筛 tile."""
+        return self.win_issue(seat, action, action.tile) or self.rules.forbid(self.view, seat, action)
 
     def win_issue(self, seat: int, action: A.Action, tile: int | None) -> Issue:
         """The common conditions on any win beyond its shape: 漏胡 marks and the 听 requirement."""

@@ -126,11 +126,9 @@ class DashaiWindow(Phase):
         return replay.rules.is_win(hand, s.melds, replay.table.wilds)
 
     def own_win_issue(self, replay, tile: int):
-        """Why the konger may not take 杠上开花 on a revealed tile its hand wins on (a lock such as
-        封东, a 漏胡 mark), or None: the conditions of any self-drawn win."""
-        action = A.Action(A.SELF_WIN, tile)
-        return replay.legality.win_issue(self.konger, action, tile) or \
-            replay.rules.forbid(replay.view, self.konger, action)
+        """Why the konger may not take 杠上开花 on a revealed tile its hand wins on: the conditions
+        of any self-drawn win (a lock such as 封东, a 漏胡 mark), or None."""
+        return replay.legality.self_win_issue(self.konger, A.Action(A.SELF_WIN, tile))
 
     def own_wins(self, replay, tile: int) -> bool:
         return self.self_wins(replay, tile) and self.own_win_issue(replay, tile) is None
