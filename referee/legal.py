@@ -30,6 +30,7 @@ class Legality:
         self._rooms: dict[tuple, list[int]] = {}  # melds -> room
         # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
         self.forbids = type(rules).forbid is not Ruleset.forbid
+        self.forbids_discards = self.forbids and rules.forbids_discards
 
     # -- hands ------------------------------------------------------------------------------
     def room(self, melds) -> list[int] | None:
@@ -104,7 +105,7 @@ class Legality:
         if not s.hand[tile]:
             return "DISCARD_NOT_HELD", f"seat {seat} discarded {T.label(tile)} but holds {s.concealed()}"
         rules = self.rules
-        issue = self.forbids and rules.forbid(self.view, seat, DISCARD_OF[tile]) or (
+        issue = self.forbids_discards and rules.forbid(self.view, seat, DISCARD_OF[tile]) or (
             s.ready and rules.ready.lock_issue(self, seat, action))
         if issue or action.kind == A.DISCARD:
             return issue or None
@@ -208,10 +209,12 @@ class Legality:
                                                                        if k in A.DISCARDS)
         ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
         plain = not phase.ready_call
+        # A held tile is a legal plain discard unless a hook or the ready lock says no (why_not_discard).
+        free = plain and not self.forbids_discards and not s.ready
         for t, n in enumerate(s.hand):
             if not n:
                 continue
-            if plain and self.why_not_discard(seat, DISCARD_OF[t]) is None:
+            if free or plain and self.why_not_discard(seat, DISCARD_OF[t]) is None:
                 legal.append(DISCARD_OF[t])
             if t in ready:
                 for kind in declares:
@@ -219,6 +222,12 @@ class Legality:
                     if self.why_not_discard(seat, action) is None:
                         legal.append(action)
         return legal
+
+    def may_claim(self, seat: int, tile: int) -> bool:
+        """False when claim_actions is only 过 for certain: the tile wins nothing for the seat, it
+        holds fewer than two, and it completes no sequence (each is the first test of its action)."""
+        return (tile in self.waits(seat) or self.table.seats[seat].hand[tile] >= 2
+                or self.rules.chi_allowed and bool(self.chi_options(seat, tile)))
 
     def claim_actions(self, seat: int, phase) -> list[A.Action]:
         tile = phase.tile

@@ -499,6 +499,7 @@ def _fast_wait_masks(b: bytes, wilds: int, allowed: Sequence[int]) -> Sequence[i
 
 _WIDTH = 64  # minimum costs track wild counts 0..63; a win with w wilds tracks 0..w
 _EXACT: dict = {}
+_STEPS: dict = {}  # one rank of _suit_sets: (chows, cap, may pair, count, states) -> states
 _EXACT_LIMIT = 100_000  # entries; the memo starts over beyond this (a long-lived worker)
 
 
@@ -546,21 +547,34 @@ def _suit_sets(v: bytes, room: bytes, pairs: int, limit: int) -> tuple[int, int]
     got = _EXACT.get(key)
     if got is not None:
         return got
-    states = {0: 1}
+    states = ((0, 1),)
     for rank in range(9):
-        n = v[rank]
-        moves = _MOVES[rank <= 6, room[rank], bool(pairs >> rank & 1)]
-        nxt: dict[int, int] = {}
-        for state, mask in states.items():
-            for f, to in moves[state]:
-                if f >= n:
-                    nxt[to] = nxt.get(to, 0) | mask << (f - n)
+        # Vectors sharing a prefix share its states, so one rank's step is remembered on its
+        # own: a cold memo warms after a few hands, not after every suit vector is seen.
+        step = (rank <= 6, room[rank], pairs >> rank & 1, v[rank], states)
+        nxt = _STEPS.get(step)
+        if nxt is None:
+            nxt = _STEPS[step] = _suit_step(*step)
         states = nxt
     # After rank 9 no chow is open: the answers sit in states (0, 0, paired).
     if len(_EXACT) >= _EXACT_LIMIT:
         _EXACT.clear()
-    got = _EXACT[key] = (states.get(0, 0) & limit, states.get(1, 0) & limit)
+    found = dict(states)
+    got = _EXACT[key] = (found.get(0, 0) & limit, found.get(1, 0) & limit)
     return got
+
+
+def _suit_step(chows: bool, cap: int, may_pair: int, n: int, states: tuple) -> tuple:
+    """One rank of _suit_sets: the (state, wild-count mask) pairs after placing n naturals."""
+    if len(_STEPS) >= _EXACT_LIMIT:
+        _STEPS.clear()
+    moves = _MOVES[chows, cap, bool(may_pair)]
+    nxt: dict[int, int] = {}
+    for state, mask in states:
+        for f, to in moves[state]:
+            if f >= n:
+                nxt[to] = nxt.get(to, 0) | mask << (f - n)
+    return tuple(sorted(nxt.items()))
 
 
 def _honor_sets(h: bytes, room: bytes, pairs: int, limit: int) -> tuple[int, int]:
@@ -782,6 +796,7 @@ def _cost_waits(b: bytes, wilds: int, caps: bytes, pairs: int, candidates: Itera
 def clear_caches() -> None:
     """Drop every memo (the exact path's per-part sets). The tables are built at import."""
     _EXACT.clear()
+    _STEPS.clear()
     _KIND_MASKS.clear()
     _PAIR_BITS.clear()
     _LOW_ROOM.clear()
@@ -789,6 +804,41 @@ def clear_caches() -> None:
 
 # ---------------------------------------------------------------------------------------
 # Costs and win predicates.
+
+
+def discard_costs(counts: Counts) -> dict[int, int]:
+    """standard_cost of the hand less one tile, for each kind held: {kind: cost}.
+
+    As ready_discards: only the part that holds the kind changes, so each costs a table read
+    (honors: a recount), not a whole evaluation.
+    """
+    b = _as_bytes(counts)
+    c0s, c2s = _C0, _C2
+    index = [_suit_index(b[lo:lo + 9]) for lo in (0, 9, 18)]
+    h0, h2 = _honor_costs(b[27:34])
+    sets = [c0s[i] for i in index] + [h0]
+    extra = [c2s[i] - c0s[i] for i in index] + [h2 - h0]
+    total = sum(sets)
+    found = {}
+    for q in range(4):
+        base = total - sets[q]
+        pair = min(extra[:q] + extra[q + 1:])
+        lo = 9 * q
+        if q < 3:
+            i = index[q]
+            for r in range(9):
+                if b[lo + r]:
+                    j = i - _POW5[r]
+                    cost = base + c0s[j] + min(pair, c2s[j] - c0s[j])
+                    found[lo + r] = cost if cost < _IMP else IMPOSSIBLE
+        else:
+            h = b[27:34]
+            for r in range(7):
+                if h[r]:
+                    c0, c2 = _honor_costs(h[:r] + bytes((h[r] - 1,)) + h[r + 1:])
+                    cost = base + c0 + min(pair, c2 - c0)
+                    found[27 + r] = cost if cost < _IMP else IMPOSSIBLE
+    return found
 
 
 def standard_cost(counts: Counts, with_pair: bool = True, room: Counts | None = None,

@@ -79,7 +79,7 @@ def connectivity(hand: list[int], tile: int) -> int:
     if T.is_honor(tile):
         return hand[tile] - 1
     base = tile - tile % 9
-    return sum(hand[t] for t in range(max(base, tile - 2), min(base + 8, tile + 2) + 1)) - 1
+    return sum(hand[max(base, tile - 2):min(base + 8, tile + 2) + 1]) - 1
 
 
 def new_record(rules: Ruleset, options: dict[str, str], seed: int, index: int,
@@ -256,15 +256,35 @@ class SelfPlay:
         if not tiles:
             raise DeadEnd(f"{self.record.game_id}: seat {seat} has no legal discard "
                           f"({self.seat(seat).concealed()}, drew {self.replay.last_draw[seat]})")
+        costs = self.discard_costs(hand, open_hand)
         scored = []
         for t in tiles:
+            cost = costs[t]
             hand[t] -= 1
-            cost = self.cost(hand, open_hand)
             waits = len(self.replay.legality.waits_of_hand(hand, s.melds)) if cost <= 1 else 0
             hand[t] += 1
             scored.append((cost, -waits, connectivity(hand, t), self.rng.random(), t))
         best = min(scored)
         return best[-1], best[0]
+
+    def discard_costs(self, hand: list[int], open_hand: bool) -> dict[int, int]:
+        """self.cost of the hand less each held kind, from one look at the hand's parts."""
+        wilds = self.replay.table.wilds
+        naturals, count = self.rules.split_wilds(hand, wilds)
+        standard = shapes.discard_costs(naturals)
+        pairs = 7 - sum(c // 2 for c in naturals) if self.rules.seven_pairs and not open_hand else None
+        costs = {}
+        for t, n in enumerate(hand):
+            if not n:
+                continue
+            if t in wilds:  # a wildcard let go: the naturals stay, one wild fewer
+                costs[t] = max(hand_cost(self.rules, naturals, open_hand) - (count - 1), 0)
+                continue
+            cost = standard[t]
+            if pairs is not None:
+                cost = min(cost, pairs + (1 - n % 2))  # an even count loses a pair
+            costs[t] = max(cost - count, 0)
+        return costs
 
     def choose_own_kong(self, seat: int, legal: list[A.Action], discard_cost: int) -> A.Action | None:
         """A legal own kong that does not make the hand worse, taken now and then."""
@@ -302,7 +322,9 @@ class SelfPlay:
         pending = self.pending_call(phase.declared)
         if pending is None:
             order = [s for s in self.replay.others(phase.discarder) if s not in phase.declared]
-            options = {s: self.replay.legal_actions(s, phase) for s in order}
+            may_claim = self.replay.legality.may_claim if type(phase) is Claim else None
+            options = {s: self.replay.legal_actions(s, phase) if may_claim is None or may_claim(s, phase.tile)
+                       else [A.Action(A.PASS)] for s in order}
             several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
             declared = any(a.kind == A.RON for a, _ in phase.declared.values())
             if self.declare_wins(options, phase.tile, pb.DISCARD, several, declared, phase) or declared:

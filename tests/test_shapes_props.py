@@ -406,3 +406,20 @@ def test_tables_match_the_exact_programme():
                 assert (step == 5) == bool(odd[0] >> r & 1) and (step is None) == bool(odd[1] >> r & 1)
                 assert step in (-1, 2, 5, None)
     shapes.clear_caches()
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(any_hand, st.integers(0, 4))
+def test_discard_costs_and_ready_discards_are_the_hand_one_tile_less(vec, wilds):
+    """discard_costs and ready_discards read two table entries per discard; standard_cost
+    (itself held to the oracle above) evaluates each smaller hand whole."""
+    vec = trim(vec, wilds, 2)
+    if vec is None:
+        return
+    costs = shapes.discard_costs(vec)
+    assert set(costs) == {t for t in ALL if vec[t]}
+    for t, cost in costs.items():
+        less = list(vec)
+        less[t] -= 1
+        assert cost == standard_cost(less), (vec, t)
+    assert shapes.ready_discards(vec, wilds) == tuple(t for t in sorted(costs) if costs[t] <= wilds + 1)

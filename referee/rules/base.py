@@ -81,6 +81,9 @@ class Ruleset:
     reads_draws_before = False
     # Does the rule book keep a round wind (风圈) that advances with the deal (checked across a match)?
     round_wind_advances = False
+    # May forbid() reject a plain discard? False lets the move generator skip asking it for
+    # every held tile (tests/test_legal_fast.py holds each rule book that says so to it).
+    forbids_discards = True
     # Parts, replaced in configure() by the variants that have them.
     wall_end = PlayToTheEnd()
     kong_draw = TailReplacement()

@@ -28,6 +28,7 @@ class BaoFamily(Ruleset):
     chi_allowed = True
     multiple_ron = False  # 截和: only the nearest seat counter-clockwise wins on a discard
     bugang_at_four = True  # 补杠 stays legal at four tiles in hand (it does not shrink the hand)
+    forbids_discards = False  # forbid() judges wins and calls only
 
     def __init__(self, values=None):
         self._reasons: dict = {}
