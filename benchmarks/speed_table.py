@@ -110,22 +110,30 @@ def ruleset_rows(name: str, hands: int, seed: int, work: Path) -> tuple[list[str
     return rows, path
 
 
+def loop_rate(check, hands) -> float:
+    """Best of three passes of `check(vec)` over the hands, called as a user would (no wrapper)."""
+    best = 0.0
+    for _ in range(3):
+        start = time.process_time()
+        for vec, _w in hands:
+            check(vec)
+        best = max(best, len(hands) / (time.process_time() - start))
+    return best
+
+
 def shape_rows() -> list[str]:
     import shapes_speed as S
 
     rng = random.Random(1)
     wins = S.mix(rng, 20000, 14, S.HALF)
-    _first, ours = S.timed(lambda vec, w: shapes.is_standard_win(vec, w), wins)
+    # Ours and the external package's are timed by the same loop, each a direct call.
+    ours = loop_rate(shapes.is_standard_win, wins)
     rows = [f"win check, half winning mix, hands/s   {ours:>10,.0f}   goal 1,000,000   "
             + ("met" if ours >= 1_000_000 else "MISSED")]
     try:
         from mahjong.agari import Agari
 
-        agari = Agari()
-        start = time.process_time()
-        for vec, _w in wins:
-            agari.is_agari(vec)
-        theirs = len(wins) / (time.process_time() - start)
+        theirs = loop_rate(Agari().is_agari, wins)
         rows.append(f"  mahjong Agari().is_agari, same hands {theirs:>8,.0f}   ours / theirs {ours / theirs:.2f}")
     except ImportError:
         rows.append("  (the mahjong package is not installed: pip install -e '.[bench]')")

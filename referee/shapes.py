@@ -500,6 +500,8 @@ def _fast_wait_masks(b: bytes, wilds: int, allowed: Sequence[int]) -> Sequence[i
 _WIDTH = 64  # minimum costs track wild counts 0..63; a win with w wilds tracks 0..w
 _EXACT: dict = {}
 _STEPS: dict = {}  # one rank of _suit_sets: (chows, cap, may pair, count, states) -> states
+_COSTS: dict = {}  # _suit_costs: (suit, room, pair bits) -> (C0', C2')
+_COST_STEPS: dict = {}  # one rank of _suit_costs, as _STEPS
 _EXACT_LIMIT = 100_000  # entries; the memo starts over beyond this (a long-lived worker)
 
 
@@ -574,6 +576,43 @@ def _suit_step(chows: bool, cap: int, may_pair: int, n: int, states: tuple) -> t
         for f, to in moves[state]:
             if f >= n:
                 nxt[to] = nxt.get(to, 0) | mask << (f - n)
+    return tuple(sorted(nxt.items()))
+
+
+def _suit_costs(v: bytes, room: bytes, pairs: int) -> tuple[int, int]:
+    """(sets only, sets + one pair): the fewest wilds that complete one suit, IMPOSSIBLE for
+    none. The min-cost form of _suit_sets (the lowest bit of each of its masks): the states
+    carry one number, not a set of counts, so far fewer of them recur and the memo warms fast."""
+    key = (v, room, pairs)
+    got = _COSTS.get(key)
+    if got is not None:
+        return got
+    states = ((0, 0),)
+    for rank in range(9):
+        step = (rank <= 6, room[rank], pairs >> rank & 1, v[rank], states)
+        nxt = _COST_STEPS.get(step)
+        if nxt is None:
+            nxt = _COST_STEPS[step] = _cost_step(*step)
+        states = nxt
+    found = dict(states)
+    if len(_COSTS) >= _EXACT_LIMIT:
+        _COSTS.clear()
+    got = _COSTS[key] = (found.get(0, IMPOSSIBLE), found.get(1, IMPOSSIBLE))
+    return got
+
+
+def _cost_step(chows: bool, cap: int, may_pair: int, n: int, states: tuple) -> tuple:
+    """One rank of _suit_costs: the (state, fewest wilds) pairs after placing n naturals."""
+    if len(_COST_STEPS) >= _EXACT_LIMIT:
+        _COST_STEPS.clear()
+    moves = _MOVES[chows, cap, bool(may_pair)]
+    nxt: dict[int, int] = {}
+    for state, cost in states:
+        for f, to in moves[state]:
+            if f >= n:
+                c = cost + f - n
+                if c < nxt.get(to, IMPOSSIBLE):
+                    nxt[to] = c
     return tuple(sorted(nxt.items()))
 
 
@@ -718,13 +757,15 @@ class _CostHand:
         """(C0', C2) of `part` standing as part q: C0' exact, C2 a floor for C2'."""
         sets, pair = _part_costs(part, q)
         if self.capped[q]:
-            sets = _lowest(self.programme(part, q)[0])
+            sets = self.programme(part, q)[0]
         return sets, pair
 
     def programme(self, part: bytes, q: int) -> tuple[int, int]:
+        """(C0', C2') of `part` standing as part q, from the programme."""
         if q == 3:
-            return _honor_sets(part, self.room[3], self.pair_bits[3], _WIDE)
-        return _suit_sets(part, self.room[q], self.pair_bits[q], _WIDE)
+            sets, pair = _honor_sets(part, self.room[3], self.pair_bits[3], _WIDE)
+            return _lowest(sets), _lowest(pair)
+        return _suit_costs(part, self.room[q], self.pair_bits[q])
 
     def pair_cost(self, part: bytes, q: int, floor: int) -> int:
         """C2' of `part` standing as part q."""
@@ -732,7 +773,7 @@ class _CostHand:
             return floor
         if not self.pair_bits[q]:
             return IMPOSSIBLE
-        return _lowest(self.programme(part, q)[1])
+        return self.programme(part, q)[1]
 
     def pair(self, q: int) -> int:
         got = self._pairs.get(q)
@@ -797,6 +838,8 @@ def clear_caches() -> None:
     """Drop every memo (the exact path's per-part sets). The tables are built at import."""
     _EXACT.clear()
     _STEPS.clear()
+    _COSTS.clear()
+    _COST_STEPS.clear()
     _KIND_MASKS.clear()
     _PAIR_BITS.clear()
     _LOW_ROOM.clear()

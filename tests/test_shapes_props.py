@@ -423,3 +423,14 @@ def test_discard_costs_and_ready_discards_are_the_hand_one_tile_less(vec, wilds)
         less[t] -= 1
         assert cost == standard_cost(less), (vec, t)
     assert shapes.ready_discards(vec, wilds) == tuple(t for t in sorted(costs) if costs[t] <= wilds + 1)
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=9, max_size=9), st.lists(st.integers(0, 4), min_size=9, max_size=9),
+       st.integers(0, 511))
+def test_suit_costs_are_the_lowest_counts_of_suit_sets(suit, room, pairs):
+    """The min-cost programme (the capped parts of the cost path) against the wild-count sets
+    of the exact path, which the oracle tests above hold to brute force."""
+    v, caps = bytes(suit), bytes(room)
+    sets, pair = shapes._suit_sets(v, caps, pairs, shapes._WIDE)
+    assert shapes._suit_costs(v, caps, pairs) == (shapes._lowest(sets), shapes._lowest(pair))

@@ -234,13 +234,14 @@ class Ruleset:
     def with_wild_waits(self, found, hand, melds, wilds, room) -> tuple[int, ...]:
         """Natural waits that are not wild kinds, plus each wild kind whose copy completes the hand."""
         waits = [t for t in found if t not in wilds]
-        trial = list(hand)
-        for t in sorted(wilds & self.kind_set):
-            if trial[t] < self.copies:
-                trial[t] += 1
-                if self.is_win(trial, melds, wilds, room):
-                    waits.append(t)
-                trial[t] -= 1
+        open_kinds = [t for t in sorted(wilds & self.kind_set) if hand[t] < self.copies]
+        if open_kinds:
+            # A copy of any wild kind is one more wildcard (is_win sees a hand only through
+            # split_wilds and its largest count): one trial answers for every such kind.
+            trial = list(hand)
+            trial[open_kinds[0]] += 1
+            if self.is_win(trial, melds, wilds, room):
+                waits += open_kinds
         return tuple(sorted(waits))
 
     def ready_candidates(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> set[int]:

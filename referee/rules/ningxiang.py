@@ -111,14 +111,20 @@ class Ningxiang(Ruleset):
         candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=self.tile_kinds))
         if self.all_jiang(naturals, melds):
             candidates.update(JIANG)
-        trial = list(hand)
+        # The 平胡 waits come from the tables with the pair held to 2/5/8; any other candidate
+        # wins only as a 大胡.
+        ping_hu = shapes.hand_waits(naturals, count, room=room, pair_kinds=JIANG, kinds=self.tile_kinds)
+        naturals = list(naturals)
         found = []
         for t in sorted(candidates - wilds):
-            if trial[t] < self.copies:
-                trial[t] += 1
-                if self.is_win(trial, melds, wilds, room):
+            if hand[t] < self.copies:
+                if t in ping_hu:
                     found.append(t)
-                trial[t] -= 1
+                    continue
+                naturals[t] += 1
+                if self.has_big_hand(naturals, count, melds, room):
+                    found.append(t)
+                naturals[t] -= 1
         return self.with_wild_waits(found, hand, melds, wilds, room) if wilds else tuple(found)
 
     @staticmethod
