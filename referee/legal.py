@@ -211,9 +211,11 @@ class Legality:
         plain = not phase.ready_call
         # A held tile is a legal plain discard unless a hook or the ready lock says no (why_not_discard).
         free = plain and not self.forbids_discards and not s.ready
-        for t, n in enumerate(s.hand):
-            if not n:
-                continue
+        held = [t for t, n in enumerate(s.hand) if n]
+        if free and not ready:
+            legal += [DISCARD_OF[t] for t in held]
+            return legal
+        for t in held:
             if free or plain and self.why_not_discard(seat, DISCARD_OF[t]) is None:
                 legal.append(DISCARD_OF[t])
             if t in ready:
