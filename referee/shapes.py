@@ -547,36 +547,12 @@ def _suit_sets(v: bytes, room: bytes, pairs: int, limit: int) -> tuple[int, int]
     """
     key = (v, room, pairs, limit)
     got = _EXACT.get(key)
-    if got is not None:
-        return got
-    states = ((0, 1),)
-    for rank in range(9):
-        # Vectors sharing a prefix share its states, so one rank's step is remembered on its
-        # own: a cold memo warms after a few hands, not after every suit vector is seen.
-        step = (rank <= 6, room[rank], pairs >> rank & 1, v[rank], states)
-        nxt = _STEPS.get(step)
-        if nxt is None:
-            nxt = _STEPS[step] = _suit_step(*step)
-        states = nxt
-    # After rank 9 no chow is open: the answers sit in states (0, 0, paired).
-    if len(_EXACT) >= _EXACT_LIMIT:
-        _EXACT.clear()
-    found = dict(states)
-    got = _EXACT[key] = (found.get(0, 0) & limit, found.get(1, 0) & limit)
+    if got is None:
+        found = _walk_suit(v, room, pairs, ((0, 1),), _STEPS, _mask_step)
+        if len(_EXACT) >= _EXACT_LIMIT:
+            _EXACT.clear()
+        got = _EXACT[key] = (found.get(0, 0) & limit, found.get(1, 0) & limit)
     return got
-
-
-def _suit_step(chows: bool, cap: int, may_pair: int, n: int, states: tuple) -> tuple:
-    """One rank of _suit_sets: the (state, wild-count mask) pairs after placing n naturals."""
-    if len(_STEPS) >= _EXACT_LIMIT:
-        _STEPS.clear()
-    moves = _MOVES[chows, cap, bool(may_pair)]
-    nxt: dict[int, int] = {}
-    for state, mask in states:
-        for f, to in moves[state]:
-            if f >= n:
-                nxt[to] = nxt.get(to, 0) | mask << (f - n)
-    return tuple(sorted(nxt.items()))
 
 
 def _suit_costs(v: bytes, room: bytes, pairs: int) -> tuple[int, int]:
@@ -585,27 +561,43 @@ def _suit_costs(v: bytes, room: bytes, pairs: int) -> tuple[int, int]:
     carry one number, not a set of counts, so far fewer of them recur and the memo warms fast."""
     key = (v, room, pairs)
     got = _COSTS.get(key)
-    if got is not None:
-        return got
-    states = ((0, 0),)
-    for rank in range(9):
-        step = (rank <= 6, room[rank], pairs >> rank & 1, v[rank], states)
-        nxt = _COST_STEPS.get(step)
-        if nxt is None:
-            nxt = _COST_STEPS[step] = _cost_step(*step)
-        states = nxt
-    found = dict(states)
-    if len(_COSTS) >= _EXACT_LIMIT:
-        _COSTS.clear()
-    got = _COSTS[key] = (found.get(0, IMPOSSIBLE), found.get(1, IMPOSSIBLE))
+    if got is None:
+        found = _walk_suit(v, room, pairs, ((0, 0),), _COST_STEPS, _cost_step)
+        if len(_COSTS) >= _EXACT_LIMIT:
+            _COSTS.clear()
+        got = _COSTS[key] = (found.get(0, IMPOSSIBLE), found.get(1, IMPOSSIBLE))
     return got
 
 
-def _cost_step(chows: bool, cap: int, may_pair: int, n: int, states: tuple) -> tuple:
-    """One rank of _suit_costs: the (state, fewest wilds) pairs after placing n naturals."""
-    if len(_COST_STEPS) >= _EXACT_LIMIT:
-        _COST_STEPS.clear()
-    moves = _MOVES[chows, cap, bool(may_pair)]
+def _walk_suit(v: bytes, room: bytes, pairs: int, states: tuple, steps: dict, step_of) -> dict[int, int]:
+    """The programme over ranks 1..9 from `states` ((state, value) pairs); after rank 9 no chow
+    is open, so the answers sit in states 0 (no pair) and 1 (the pair). Vectors sharing a
+    prefix share its states, so each rank's step is remembered on its own in `steps`: a cold
+    memo warms after a few hands, not after every suit vector has been seen."""
+    for rank in range(9):
+        step = (rank <= 6, room[rank], pairs >> rank & 1, v[rank], states)
+        nxt = steps.get(step)
+        if nxt is None:
+            if len(steps) >= _EXACT_LIMIT:
+                steps.clear()
+            moves = _MOVES[step[0], step[1], bool(step[2])]
+            nxt = steps[step] = step_of(moves, v[rank], states)
+        states = nxt
+    return dict(states)
+
+
+def _mask_step(moves, n: int, states: tuple) -> tuple:
+    """One rank of _suit_sets: each state's wild-count mask, shifted by the wilds each move adds."""
+    nxt: dict[int, int] = {}
+    for state, mask in states:
+        for f, to in moves[state]:
+            if f >= n:
+                nxt[to] = nxt.get(to, 0) | mask << (f - n)
+    return tuple(sorted(nxt.items()))
+
+
+def _cost_step(moves, n: int, states: tuple) -> tuple:
+    """One rank of _suit_costs: each state's fewest wilds, plus the wilds each move adds."""
     nxt: dict[int, int] = {}
     for state, cost in states:
         for f, to in moves[state]:
