@@ -111,12 +111,14 @@ class Ningxiang(Ruleset):
         candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=self.tile_kinds))
         if self.all_jiang(naturals, melds):
             candidates.update(JIANG)
+        candidates = sorted(candidates - wilds)
         # The 平胡 waits come from the tables with the pair held to 2/5/8; any other candidate
         # wins only as a 大胡.
-        ping_hu = shapes.hand_waits(naturals, count, room=room, pair_kinds=JIANG, kinds=self.tile_kinds)
+        ping_hu = shapes.hand_waits(naturals, count, room=room, pair_kinds=JIANG,
+                                    kinds=self.tile_kinds) if candidates else ()
         naturals = list(naturals)
         found = []
-        for t in sorted(candidates - wilds):
+        for t in candidates:
             if hand[t] < self.copies:
                 if t in ping_hu:
                     found.append(t)
