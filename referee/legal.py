@@ -234,6 +234,8 @@ class Legality:
     def claim_actions(self, seat: int, phase) -> list[A.Action]:
         tile = phase.tile
         legal = [A.Action(A.PASS)]
+        if not self.may_claim(seat, tile):
+            return legal  # the usual answer, found without asking about each action
         if self.can_ron(seat, tile):
             legal.append(A.Action(A.RON, tile))
         held = self.table.seats[seat].hand[tile]  # a 碰 needs two, a 明杠 three (why_not_call's first check)

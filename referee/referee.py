@@ -597,7 +597,7 @@ class Replay:
         if self.trace:
             action, at = phase.declared.get(seat, (A.Action(A.PASS), None))
             if at is None and type(phase) is Claim and not self.legality.may_claim(seat, phase.tile):
-                return  # nothing to decide, known without building the legal set
+                return  # nothing to decide: the hot path of a trace skips building the legal set
             legal = tuple(map(A.label, self.legal_actions(seat, phase)))
             if legal == (A.PASS,) and action.kind == A.PASS:
                 return  # nothing to decide

@@ -842,38 +842,9 @@ def clear_caches() -> None:
 
 
 def discard_costs(counts: Counts) -> dict[int, int]:
-    """standard_cost of the hand less one tile, for each kind held: {kind: cost}.
-
-    As ready_discards: only the part that holds the kind changes, so each costs a table read
-    (honors: a recount), not a whole evaluation.
-    """
-    b = _as_bytes(counts)
-    c0s, c2s = _C0, _C2
-    index = [_suit_index(b[lo:lo + 9]) for lo in (0, 9, 18)]
-    h0, h2 = _honor_costs(b[27:34])
-    sets = [c0s[i] for i in index] + [h0]
-    extra = [c2s[i] - c0s[i] for i in index] + [h2 - h0]
-    total = sum(sets)
-    found = {}
-    for q in range(4):
-        base = total - sets[q]
-        pair = min(extra[:q] + extra[q + 1:])
-        lo = 9 * q
-        if q < 3:
-            i = index[q]
-            for r in range(9):
-                if b[lo + r]:
-                    j = i - _POW5[r]
-                    cost = base + c0s[j] + min(pair, c2s[j] - c0s[j])
-                    found[lo + r] = cost if cost < _IMP else IMPOSSIBLE
-        else:
-            h = b[27:34]
-            for r in range(7):
-                if h[r]:
-                    c0, c2 = _honor_costs(h[:r] + bytes((h[r] - 1,)) + h[r + 1:])
-                    cost = base + c0 + min(pair, c2 - c0)
-                    found[27 + r] = cost if cost < _IMP else IMPOSSIBLE
-    return found
+    """standard_cost of the hand less one tile, for each kind held: {kind: cost}, in kind
+    order. Two table reads per discard (honors: a recount), not a whole evaluation."""
+    return _less_one(_as_bytes(counts))
 
 
 def standard_cost(counts: Counts, with_pair: bool = True, room: Counts | None = None,
@@ -1127,39 +1098,45 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
 def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
     """Sorted kinds d held in this 3k+2 hand such that the hand less one d is ready for a
     standard shape (4 sets + a pair, any pair, 4 copies at most): its cost is at most wilds + 1.
-
-    Only the part holding d changes: a suit's table position drops by 5**rank, so each
-    discard costs two table reads, not a wait search.
     """
-    b = _as_bytes(counts, wilds)
+    limit = wilds + 1
+    return tuple(t for t, cost in _less_one(_as_bytes(counts, wilds), limit).items() if cost <= limit)
+
+
+def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:
+    """The standard cost of b less one tile, for each kind held, in kind order; with a
+    bound, a part none of whose discards can cost `bound` or less is skipped.
+
+    Only the part holding the discard changes: a suit's table position drops by 5**rank (two
+    table reads), and the honors are recounted.
+    """
     c0s, c2s = _C0, _C2
     index = [_suit_index(b[lo:lo + 9]) for lo in (0, 9, 18)]
     h0, h2 = _honor_costs(b[27:34])
     sets = [c0s[i] for i in index] + [h0]  # C0 per part
     pair_extra = [c2s[i] - c0s[i] for i in index] + [h2 - h0]  # C2 - C0 per part
     total = sum(sets)
-    limit = wilds + 1
-    found = []
+    found = {}
     for q in range(4):
         base = total - sets[q]  # the other parts' sets
         pair = min(pair_extra[:q] + pair_extra[q + 1:])  # the cheapest pair among them
-        if base + min(pair, 0) > limit:
+        if bound is not None and base + min(pair, 0) > bound:
             continue  # part q's own costs are never negative: no discard from it can do
         if q < 3:
             lo, i = 9 * q, index[q]
             for r in range(9):
                 if b[lo + r]:
                     j = i - _POW5[r]
-                    if base + min(c0s[j] + pair, c2s[j]) <= limit:
-                        found.append(lo + r)
+                    cost = base + min(c0s[j] + pair, c2s[j])
+                    found[lo + r] = cost if cost < _IMP else IMPOSSIBLE
         else:
             h = b[27:34]
             for r in range(7):
                 if h[r]:
                     c0, c2 = _honor_costs(h[:r] + bytes((h[r] - 1,)) + h[r + 1:])
-                    if base + min(c0 + pair, c2) <= limit:
-                        found.append(27 + r)
-    return tuple(found)
+                    cost = base + min(c0 + pair, c2)
+                    found[27 + r] = cost if cost < _IMP else IMPOSSIBLE
+    return found
 
 
 _POW5 = tuple(5 ** r for r in range(9))

@@ -322,9 +322,7 @@ class SelfPlay:
         pending = self.pending_call(phase.declared)
         if pending is None:
             order = [s for s in self.replay.others(phase.discarder) if s not in phase.declared]
-            may_claim = self.replay.legality.may_claim if type(phase) is Claim else None
-            options = {s: self.replay.legal_actions(s, phase) if may_claim is None or may_claim(s, phase.tile)
-                       else [A.Action(A.PASS)] for s in order}
+            options = {s: self.replay.legal_actions(s, phase) for s in order}
             several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
             declared = any(a.kind == A.RON for a, _ in phase.declared.values())
             if self.declare_wins(options, phase.tile, pb.DISCARD, several, declared, phase) or declared:

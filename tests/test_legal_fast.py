@@ -1,6 +1,6 @@
 """The move generator's short cuts against the long way round.
 
-`Legality.may_claim` (a claim window that can only be 过, known without building the set) and
+`Legality.may_claim` (a claim window that can only be 过, known before asking about each action) and
 `Ruleset.forbids_discards = False` (a rule book whose forbid() never rejects a plain discard, so
 the turn's legal set does not ask it per held tile) must change no trace: with both turned off,
 every simulated hand of every ruleset gives the same decisions. And a rule book that says its
