@@ -93,10 +93,21 @@ class Legality:
         """Before the seat's first discard (起手)."""
         return self.table.deal_window or not self.table.seats[seat].discarded
 
+    def holds_win(self, seat: int) -> bool:
+        """is_win of the seat's hand, its drawn tile included: the drawn tile is one of the waits of
+        the hand before it, which the draw looked up (and remembered), so no shape search is needed."""
+        s = self.table.seats[seat]
+        drawn = s.drawn
+        if drawn is None or not s.hand[drawn]:
+            return self.is_win(s.hand, s.melds)
+        before = list(s.hand)
+        before[drawn] -= 1
+        return drawn in self.waits_of_hand(before, s.melds)
+
     def self_wins(self, seat: int) -> bool:
         """Does the seat's hand (its drawn tile included) win as it stands?"""
         s = self.table.seats[seat]
-        return (self.is_win(s.hand, s.melds) or bool(self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat)))
+        return (self.holds_win(seat) or bool(self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat)))
                 or s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn))
 
     # -- checks -----------------------------------------------------------------------------

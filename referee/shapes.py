@@ -835,6 +835,7 @@ def clear_caches() -> None:
     _KIND_MASKS.clear()
     _PAIR_BITS.clear()
     _LOW_ROOM.clear()
+    _READINGS.clear()
 
 
 # ---------------------------------------------------------------------------------------
@@ -1218,6 +1219,8 @@ def decompositions(counts: Counts, wilds: int = 0, room: Counts | None = None,
     it also means a hand with spare wilds has dozens of decompositions.
     """
     b = _as_bytes(counts, wilds)
+    if not wilds and room is None and pair_kinds is None:
+        return _natural_decompositions(b)
     caps = _room_bytes(room) or _FULL_ROOM
     pair_ok = _pair_bits(pair_kinds)
     if not is_standard_win(b, wilds, room, pair_kinds):
@@ -1302,3 +1305,53 @@ def decompositions(counts: Counts, wilds: int = 0, room: Counts | None = None,
 
     search(0, wilds, None)
     return sorted(found)
+
+
+def _natural_decompositions(b: bytes) -> list[Decomposition]:
+    """decompositions() without wilds, room or pair restriction: each part's own readings
+    (remembered per part), combined where exactly one part holds the pair."""
+    if not is_standard_win(b):
+        return []
+    parts = [_part_readings(b[lo:lo + 9], lo) for lo in (0, 9, 18)] + [_part_readings(b[27:], 27)]
+    found = set()
+    for readings in product(*parts):
+        pairs = [pair for pair, _sets in readings if pair is not None]
+        if len(pairs) == 1:
+            found.add(Decomposition(pairs[0], tuple(sorted(s for _pair, sets in readings for s in sets))))
+    return sorted(found)
+
+
+_READINGS: dict[tuple[bytes, int], tuple] = {}
+
+
+def _part_readings(part: bytes, base: int) -> tuple[tuple[int | None, tuple[tuple[str, int], ...]], ...]:
+    """Every way one suit (or the honors) splits into sets and at most one pair, as
+    (pair kind or None, sets), kinds counted from `base`; remembered per part."""
+    found = _READINGS.get((part, base))
+    if found is None:
+        found = _READINGS[part, base] = _split_part(part, base)
+    return found
+
+
+def _split_part(part: bytes, base: int) -> tuple:
+    """_part_readings, worked out: the part's lowest tile opens a pair, a pung, or (in a suit) a
+    chow, since nothing lower is left to join it."""
+    counts = list(part)
+    i = next((r for r, n in enumerate(counts) if n), None)
+    if i is None:
+        return ((None, ()),)
+    found = []
+    honors = base == 27
+    if counts[i] >= 2:
+        counts[i] -= 2
+        found += [(base + i, sets) for pair, sets in _part_readings(bytes(counts), base) if pair is None]
+        counts[i] += 2
+    if counts[i] >= 3:
+        counts[i] -= 3
+        found += [(pair, (("pung", base + i),) + sets) for pair, sets in _part_readings(bytes(counts), base)]
+        counts[i] += 3
+    if not honors and i <= 6 and counts[i + 1] and counts[i + 2]:
+        for r in (i, i + 1, i + 2):
+            counts[r] -= 1
+        found += [(pair, (("chow", base + i),) + sets) for pair, sets in _part_readings(bytes(counts), base)]
+    return tuple(found)

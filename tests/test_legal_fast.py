@@ -1,10 +1,12 @@
 """The move generator's short cuts against the long way round.
 
-`Legality.may_claim` (a claim window that can only be 过, known before asking about each action) and
+`Legality.may_claim` (a claim window that can only be 过, known before asking about each action),
 `Ruleset.forbids_discards = False` (a rule book whose forbid() never rejects a plain discard, so
-the turn's legal set does not ask it per held tile) must change no trace: with both turned off,
-every simulated hand of every ruleset gives the same decisions. And a rule book that says its
-forbid() never rejects a discard is held to it at every turn of those hands.
+the turn's legal set does not ask it per held tile) and `Legality.holds_win` (a drawn tile wins
+when it is one of the remembered waits of the hand before it) must change no trace: with all
+three turned off, every simulated hand of every ruleset gives the same decisions. A rule book
+that says its forbid() never rejects a discard is held to it at every turn of those hands, and
+holds_win to is_win at every turn.
 """
 import pytest
 
@@ -32,6 +34,8 @@ def test_short_cuts_change_no_trace(name, monkeypatch):
     fast = traces(records, rules)
     assert any(len(t) for t in fast)
     monkeypatch.setattr(Legality, "may_claim", lambda self, seat, tile: True)
+    monkeypatch.setattr(Legality, "holds_win", lambda self, seat: self.is_win(self.table.seats[seat].hand,
+                                                                           self.table.seats[seat].melds))
     original_init = Legality.__init__
 
     def asks_every_time(self, *args):
@@ -65,3 +69,21 @@ def test_forbid_never_rejects_a_discard_where_the_rule_book_says_so(name, monkey
     traces(records, rules)
     assert len(asked) > 100
     assert [a for a in asked if a[1] is not None] == []
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_holds_win_is_is_win(name, monkeypatch):
+    rules, records = hands(name)
+    seen = []
+    original = Legality.holds_win
+
+    def both(self, seat):
+        s = self.table.seats[seat]
+        fast, slow = original(self, seat), self.is_win(s.hand, s.melds)
+        seen.append((fast, slow, tuple(s.hand), s.drawn))
+        return fast
+
+    monkeypatch.setattr(Legality, "holds_win", both)
+    traces(records, rules)
+    assert len(seen) > 100 and any(slow for _f, slow, _h, _d in seen)
+    assert [x for x in seen if x[0] != x[1]] == []

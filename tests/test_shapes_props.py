@@ -434,3 +434,18 @@ def test_suit_costs_are_the_lowest_counts_of_suit_sets(suit, room, pairs):
     v, caps = bytes(suit), bytes(room)
     sets, pair = shapes._suit_sets(v, caps, pairs, shapes._WIDE)
     assert shapes._suit_costs(v, caps, pairs) == (shapes._lowest(sets), shapes._lowest(pair))
+
+
+def test_natural_decompositions_match_the_search_and_the_oracle():
+    """Without wilds, room or pair kinds, decompositions() combines per-part readings; the general
+    search (forced by an explicit room of 4) and the brute-force oracle must agree with it, on
+    winning hands (many with several readings: 111222333m and the like) and on near misses."""
+    rng = random.Random(20)
+    several = 0
+    for i in range(3000):
+        vec = near_win(rng, rng.choice((4, 4, 4, 3, 2, 1)), swaps=i % 3 // 2)
+        got = decompositions(vec)
+        assert got == decompositions(vec, 0, room=[4] * KINDS) == oracle_decomps(vec)
+        several += len(got) > 1
+    assert several > 15
+    assert decompositions(c("111222333m99p")) == decompositions(c("111222333m99p"), room=[4] * KINDS)

@@ -88,9 +88,13 @@ class DiscardReady(NoReady):
         if s.ready:
             return "READY_TWICE", f"seat {seat} declared 听 again"
         if not legality.waits_of_hand(hand, melds):
-            return "READY_NOT_TENPAI", lambda: (f"seat {seat} declared 听 discarding {T.label(action.tile)}, "
-                                                f"leaving {T.format_counts(hand)}, which waits on nothing")
+            return self.not_tenpai(seat, action.tile, hand)
         return legality.rules.ready_conditions(legality.view, seat, action, tuple(hand), tuple(melds))
+
+    @staticmethod
+    def not_tenpai(seat: int, tile: int, hand: list[int]) -> Issue:
+        return "READY_NOT_TENPAI", lambda: (f"seat {seat} declared 听 discarding {T.label(tile)}, "
+                                            f"leaving {T.format_counts(hand)}, which waits on nothing")
 
     def call_declaration_issue(self, legality, seat, action):
         """吃听 (哈尔滨 HRB.2): legal when some discard after the 吃 leaves a legal 听; the reason
@@ -111,14 +115,17 @@ class DiscardReady(NoReady):
         held = [t for t in range(len(hand)) if hand[t] > 0]
         first = None
         for t in held:
-            if t in candidates or t == held[-1]:
-                hand[t] -= 1
-                issue = self.declaration_issue(legality, seat, A.Action(A.READY_DISCARD, t), hand, melds)
-                hand[t] += 1
-                if issue is None:
-                    return None
-                if first is None or first[0] == "READY_NOT_TENPAI":
-                    first = issue
+            if t not in candidates:
+                if t == held[-1] and (first is None or first[0] == "READY_NOT_TENPAI"):
+                    first = self.not_tenpai(seat, t, hand)  # its hand after the discard waits on nothing
+                continue
+            hand[t] -= 1
+            issue = self.declaration_issue(legality, seat, A.Action(A.READY_DISCARD, t), hand, melds)
+            hand[t] += 1
+            if issue is None:
+                return None
+            if first is None or first[0] == "READY_NOT_TENPAI":
+                first = issue
         code, detail = first or ("READY_NOT_TENPAI", "")
         chow = [action.tile, action.tile + 1, action.tile + 2]
         # Written only when flagged (the trace asks this for every 吃 it lists); the best
