@@ -82,7 +82,7 @@ CODES: dict[str, Code] = {
              "the seat could have won and did not (allowed here; reported for the record)",
              severity=INFO),
         Code("AUTO_WIN_MISSED", "托管漏胡", "auto-play missed a win",
-             "a seat in auto-play (托管/timeout) could win and the system did not win for it"),
+             "a seat in auto-play (托管/timeout) could win and the system did not win for it", variants="hebei"),
         Code("ROB_NOT_ROBBABLE", "抢杠违规", "robbing a kong that cannot be robbed",
              "抢杠胡 declared on a 暗杠 or a 直杠 (明杠 on a discard); only a 补杠 can be robbed"),
         Code("WIN_WITHOUT_READY", "未听胡牌", "win without a ready declaration",

@@ -1145,7 +1145,10 @@ def nearer_winner(ctx: Context, m: Moment, discarder: int, seat: int, tile: int)
 
 
 def auto_play_passes_win(ctx: Context) -> Injected | None:
-    """A seat goes into 托管 just before a win, and the system lets the win go."""
+    """A seat goes into 托管 just before a win, and the system lets the win go (where the system
+    must win for it: Ruleset.auto_play_wins)."""
+    if not ctx.rules.auto_play_wins:
+        return None
     a = ctx.analysis
     sites = []
     for k, e in enumerate(a.events):

@@ -367,7 +367,8 @@ class Replay:
             self.decisions.append(Decision(self.index, seat, window, legal, str(taken)))
 
     def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None) -> None:
-        """A win the seat could have declared and did not: 漏胡, a violation under auto-play.
+        """A win the seat could have declared and did not: 漏胡, a violation under auto-play where
+        the system must win for the seat (Ruleset.auto_play_wins).
 
         Passing a win also marks the seat under the ruleset's 漏胡 rule, if it has one. A part's
         own window (e.g. 冲宝) says whether the win was `possible`."""
@@ -385,7 +386,7 @@ class Replay:
         s = self.table.seats[seat]
         tile = T.label(win.tile) if win.tile is not None else "the drawn tile"
         index = self.index if win.kind == A.SELF_WIN else phase.index
-        if s.auto_play:
+        if s.auto_play and self.rules.auto_play_wins:
             self.flag("AUTO_WIN_MISSED", seat, f"seat {seat} was in auto-play and could win on {tile}; "
                       f"the system must win for it", index=index)
         else:
@@ -410,7 +411,7 @@ class Replay:
         s.discarded = True
         if action.kind in A.DECLARES and not s.ready:  # a second declaration (READY_TWICE) changes nothing
             s.ready = A.DECLARES[action.kind]
-            s.ready_waits = self.legality.waits(seat)
+            s.ready_waits = self.rules.lock_waits(s.ready, s.hand, s.melds, self.legality.waits(seat))
         last_tile = table.haidi_taker == seat and self.live() <= 0
         s.drawn = None
         table.deal_window = False

@@ -60,7 +60,7 @@ class Seat:
     drawn: int | None = None  # the tile just drawn, until the seat discards or calls
     drawn_live: int | None = None  # live tiles left before that draw (self-draw-only last draws)
     ready: str = ""  # the ready declaration made (actions.TING, JIATING, BAOTING), "" for none
-    ready_waits: tuple[int, ...] = ()  # the waits when it was declared
+    ready_waits: tuple[int, ...] = ()  # the waits its declaration holds it to (Ruleset.lock_waits)
     auto_play: bool = False
     discarded: bool = False  # has made its first discard (ends its 起手 window)
     # 摸打 locks: draw and discard only, by the rule that set them (封东, 打筛); True if the

@@ -327,3 +327,41 @@ def test_jiahu_with_bao_option():
 
     assert "夹胡" in patterns(judge(script()))
     assert "夹胡" not in patterns(judge(script(dl_jiahu_with_bao=False)))
+
+
+# -- DL-A14: a kong after 听 keeps the *valid* waits (DL.3.2 "Only valid waits are waits") ----------------
+def test_kong_after_ready_keeps_the_valid_waits_not_every_shape_wait():
+    # B 吃s 1p and declares 听 on 3334m 678s 456p: the shapes wait on 2m/4m/5m, but only 4m gives a
+    # 刻 (333m); a 2m or 5m win leaves 33m as a plain pair, no 刻子. The 暗杠 of the drawn 3m leaves
+    # 4m 678s 456p: the shapes now wait on 4m alone, the valid waits are unchanged, so it is legal.
+    b = hand("dl-a14-kong", a="69m1258p147sSSWNE", b="3334m678s456p23pE")
+    b.discard(0, "1p").chi(1, "23p").discard(1, "E", ready=True)  # 0-2
+    around(b)  # 3-8
+    flip(b)  # 9
+    b.draw(1, "3m").kong(1, "concealed", "3m").draw(1, "W", replacement=True).discard(1, "W")  # 10-13
+    b.draw(2, "4m").discard(2, "4m").win(1, "discard", "4m")  # 14-16
+    assert judge(b).winners == (1,)
+
+
+def test_kong_after_jiating_keeps_the_one_closed_wait():
+    # 夹听 on 6667789p 123s (after 吃 456m): 7p is the one valid wait (89听7); the 暗杠 of the drawn 6p
+    # leaves 7789p 123s, still 7p alone and still 89听7 ("夹听后仍可杠牌，前提是杠完后还可夹听").
+    b = hand("dl-a14-jiating-kong", b="45m6667789p123sE", c="147m359p258sEENF")
+    b.discard(0, "6m").chi(1, "45m").discard(1, "E", jiating=True)  # 0-2
+    around(b)  # 3-8
+    flip(b)  # 9
+    b.draw(1, "6p").kong(1, "concealed", "6p").draw(1, "W", replacement=True).discard(1, "W")  # 10-13
+    b.draw(2, "7p").discard(2, "7p").win(1, "discard", "7p")  # 14-16
+    assert judge(b).winners == (1,)
+
+
+def test_lock_waits_are_the_valid_waits_and_a_lost_jiating_is_none():
+    rules = get_ruleset("dalian")
+    rest = T.counts(T.parse("3334m678s456p"))
+    melds = [Meld(CHI, T.parse("1p")[0], 0, claimed_tile=T.parse("1p")[0])]
+    assert rules.waits(rest, melds) == tuple(T.parse("2m4m5m"))
+    assert rules.lock_waits("听", rest, melds, rules.waits(rest, melds)) == tuple(T.parse("4m"))
+    # Two valid waits (3p or 6p): a 听, but no 夹听 is left to keep.
+    two_sided = T.counts(T.parse("333m678s45p99m"))
+    assert rules.lock_waits("听", two_sided, melds, rules.waits(two_sided, melds)) == tuple(T.parse("3p6p"))
+    assert rules.lock_waits("夹听", two_sided, melds, rules.waits(two_sided, melds)) == ()

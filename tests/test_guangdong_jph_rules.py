@@ -379,6 +379,20 @@ def test_jph3_5_missed_win_bars_the_same_tile_until_the_seat_moves(ruleset):
     assert moved.winners == (B,) and moved.recomputed.payments[C] < 0
 
 
+@pytest.mark.parametrize("ruleset", [JPH3, GG5])
+def test_a_seat_in_auto_play_that_lets_a_win_go_only_misses_it(ruleset):
+    """托管 auto-win is Hebei's rule (HB.3); here a seat in 托管 that passes a win has passed it like
+    any seat (SPEC 0.3: the variant's 漏胡 rule), an info note and the J.4 lock, no error."""
+    scene = Scene(ruleset, LOUHU)
+
+    def in_auto_play(then):
+        return lambda b, sc: louhu(b.auto_play(B, True), sc, then)
+
+    scene.run(in_auto_play("same"), expect=["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@9"])
+    other = scene.run(in_auto_play("other"), expect=["MISSED_WIN@5"])
+    assert other.status == "clean" and other.winners == (B,)
+
+
 def test_missed_win_rule_option():
     scene = Scene(JPH3, LOUHU, options={"jph_missed_win_rule": "any_until_draw"})
     scene.run(lambda b, sc: louhu(b, sc, "other"), expect=["MISSED_WIN@4", "RON_AFTER_MISSED_WIN@8"])

@@ -46,7 +46,7 @@ class ReadyLock:
                 drawn = T.label(s.drawn) if s.drawn is not None else "none"
                 return self.kong_code, self.drawn_text.format(seat=seat, drawn=drawn, tile=T.label(tile))
             hand, melds = legality.hand_after_kong(seat, tile, A.KONG_FROM_HAND[kind])
-            waits = legality.waits_of_hand(hand, melds)
+            waits = legality.rules.lock_waits(s.ready, hand, melds, legality.waits_of_hand(hand, melds))
             if self.same_waits and waits != s.ready_waits:
                 return self.kong_code, self.waits_text.format(seat=seat, tile=T.label(tile))
             if not waits:
@@ -147,7 +147,8 @@ class OpeningReady(NoReady):
         seat = event.seat
         replay.flag_issue(self.declaration_issue(replay.legality, seat, A.Action(A.OPENING_READY), None, None), seat)
         s = replay.table.seats[seat]
-        s.ready, s.ready_waits = A.BAOTING, replay.legality.waits(seat)
+        s.ready = A.BAOTING
+        s.ready_waits = replay.rules.lock_waits(s.ready, s.hand, s.melds, replay.legality.waits(seat))
         return True
 
     def declaration_issue(self, legality, seat, action, hand, melds):

@@ -74,6 +74,9 @@ class Ruleset:
     chi_from_left_only = True
     multiple_ron = True  # 一炮多响
     robbable_kongs: tuple[str, ...] = (ADDED,)
+    # Does the system win for a seat in 托管 (auto-play)? Only then is a win it lets go an error
+    # (AUTO_WIN_MISSED); elsewhere it is a pass like any other (MISSED_WIN and the 漏胡 rule).
+    auto_play_wins = False
     # Claim priority after a discard: 胡 > 碰/杠 > 吃 (SPEC 0.3); a rule book may rank a call otherwise.
     priority: Mapping[str, int] = A.PRIORITY
     options: tuple[Option, ...] = ()
@@ -134,6 +137,12 @@ class Ruleset:
     def ready_conditions(self, view, seat: int, action, hand: tuple[int, ...], melds) -> tuple[str, str] | None:
         """Conditions on a ready declaration beyond a ready hand (e.g. 哈尔滨's 开门, 幺九, 刻)."""
         return None
+
+    def lock_waits(self, ready: str, hand: list[int], melds, waits: tuple[int, ...]) -> tuple[int, ...]:
+        """The waits a seat's declaration (`ready`: 听, 夹听, 报听) holds it to, for this 3k+1 hand with
+        these shape `waits`: kept as it declares, and checked after a kong under a lock that wants
+        the same waits. Here the shape waits themselves."""
+        return waits
 
     def drawn_wild_wins(self, view, seat: int, tile: int) -> bool:
         """May the seat win by using the tile it has just drawn (in its hand now) as a wildcard

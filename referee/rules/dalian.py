@@ -128,6 +128,11 @@ class Dalian(BaoFamily):
         return ("刻牌第四张",) if drawn is not None and hand[drawn] == 4 else ()
 
     # -- DL.3.3 夹听 --------------------------------------------------------------------------------
+    def lock_waits(self, ready, hand, melds, waits):
+        """DL-A14: a kong after 夹听 must leave the hand 夹听 (its one valid wait, still edge or closed)."""
+        valid = super().lock_waits(ready, hand, melds, waits)
+        return valid if ready != A.JIATING or self.jiating(hand, melds, valid) else ()
+
     def jiating(self, rest, melds, valid) -> bool:
         """DL-A3: one valid winning tile, completing an edge (12→3, 89→7) or closed (n_n+2) wait."""
         if not self["dl_jiating_existence_only"] and len(valid) != 1:

@@ -29,6 +29,7 @@ class Hebei(Ruleset):
     seven_pairs = True
     thirteen_orphans = True
     chi_allowed = False  # HB.2 "不能吃牌"
+    auto_play_wins = True  # HB.3 "玩家托管、断线或者超时，系统也会代替玩家自动胡牌"
     # robbable_kongs keeps the base default: only a 补杠 can be robbed (HB-A6).
     options = (
         Option("hb_multiple_ron", True, "一炮多响: every seat that declares 胡 on one discard wins", "HB-A1"),

@@ -139,6 +139,10 @@ class BaoFamily(Ruleset):
             return "READY_CONDITIONS", lambda: self.no_valid_wait(seat, hand, melds)  # written only if flagged
         return self.declaration_issue(view, seat, action, hand, melds, valid)
 
+    def lock_waits(self, ready, hand, melds, waits):
+        """Only valid waits are waits (DL.3.2; HRB.3's lock keeps the tiles the hand may win on)."""
+        return self.valid_waits(hand, melds) if waits else ()
+
     def no_valid_wait(self, seat: int, hand, melds) -> str:
         shape = self.waits(list(hand), list(melds))
         reason = self.why_not_wait(hand, melds, shape[0]) if shape else "no wait"
