@@ -197,6 +197,20 @@ def test_liable_hand_passes_the_deal_whatever_the_result():
     assert rules.next_dealer(Outcome(0, exhaustive=True, draws_before=2)) == 0
 
 
+def test_the_next_dealer_is_liable_only_after_three_draws_of_its_own():
+    """HRB-A6: "the next hand", then the deal moves on. A liable hand that ends in 流局 passes the
+    deal with the count at 4; that dealer is not liable until it has had three 流局 itself."""
+    rules = get_ruleset("harbin")
+    from referee.rules.base import Outcome
+
+    liable = [n for n in range(13) if rules.liable(Outcome(0, draws_before=n))]
+    assert liable == [3, 7, 11]
+    assert [rules.next_dealer(Outcome(0, exhaustive=True, draws_before=n)) for n in (4, 5, 6, 7)] == [0, 0, 0, 1]
+    fourth = around(ready(hand("hrb-fourth-draw").match_state(4))).draw(1, "6m").win(1, "self", "6m")
+    assert payments(fourth) == (-6, 18, -6, -6)
+    assert fourth.record.claimed.next_dealer == 1  # the winner deals: the dealer lost
+
+
 # -- HRB.1 the wall --------------------------------------------------------------------------------
 def test_reserve_is_four_stacks_and_the_bao():
     rules = get_ruleset("harbin")
@@ -335,3 +349,20 @@ def test_hongzhong_pair_option():
     hand14 = T.counts(T.parse("CC234m456p789s123s"))
     assert get_ruleset("harbin").win_reason(hand14, []) is None
     assert "刻" in rules.win_reason(hand14, [])
+
+
+# -- HRB.5 摸宝 "is always a win": also on a wait whose four copies are all in sight (REC-global-1) --
+def test_mobao_on_a_wait_whose_copies_are_all_in_the_seats_own_kong():
+    # B 碰s 9s, makes a 明杠 of 2m, then declares 听 on 13m 88p 567p: its one wait is 2m, all four of
+    # which are in its kong. That still is a wait (REC-global-1), so the drawn 宝 (3s) wins: 摸宝
+    # on the closed 2m (卡当).
+    b = hand("hrb-mobao-seen-wait", a="1359m1359p1359s9sC", b="222m13m88p567p99s4s",
+             c="2m4m6m2p4p6p8p1s3s5s7sCC", d="5m7m9m3p4p7p7p2s4s6s6s8sC")
+    b.discard(0, "9s").pon(1, "9s").discard(1, "4s")  # 1-3
+    b.draw(2, "6s").discard(2, "2m").kong(1, "exposed", "2m")  # 4-6
+    b.draw(1, "7s", replacement=True).discard(1, "7s", ready=True)  # 7-8
+    b.draw_discard(2, "8s").draw_discard(3, "9p").draw_discard(0, "8m")  # 9-14
+    b.draw(1, "3s").win(1, "self", "3s")  # 15-16
+    verdict = judge(b)
+    assert verdict.winners == (1,) and patterns(verdict) == {"摸宝": 3, "卡当": 2}
+    assert verdict.recomputed.payments == (-18, 54, -18, -18)  # M = 3 × 2, each 门清 loser pays 6 × 3

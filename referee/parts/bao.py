@@ -80,11 +80,6 @@ class Bao(NoWilds):
         s = view.seats[seat]
         return tile == view.indicator and self.has_seen(view.part(self.name), seat, bool(s.ready))
 
-    def dead_copies(self, view) -> list[int]:
-        """Old indicators out of play (a wildcard never stands for one of them)."""
-        state = view.part(self.name)
-        return list(state.dead) if state else []
-
     @staticmethod
     def in_discards(table, kind: int) -> int:
         """Tiles of this kind lying in the discards (a claimed tile has left them)."""

@@ -180,9 +180,11 @@ class Harbin(BaoFamily):
         return bool(outcome.ready[seat]) if outcome.ready else False
 
     def liable(self, outcome: Outcome) -> bool:
-        """HRB-A6: the hand after three 流局 in a row, the dealer is liable (包牌)."""
+        """HRB-A6: the hand after three 流局 in a row of one dealer: that dealer is liable (包牌),
+        and the deal moves on whatever the result. If that hand is a 流局 too, the count carries on
+        (4, 5, ...) under the next dealer, who is liable after three of its own (7, 11, ...)."""
         after = self["hrb_baopai_after_draws"]
-        return bool(after) and outcome.draws_before >= after
+        return bool(after) and outcome.draws_before >= after and (outcome.draws_before - after) % (after + 1) == 0
 
     def shares(self, win, outcome: Outcome) -> list[tuple[int, int]]:
         """(payer, whose share): 自摸 (and 抢杠) the three others; a ron on an unready discard the

@@ -102,17 +102,6 @@ class BaoFamily(Ruleset):
             self._valid[key] = found
         return found
 
-    def bao_waits(self, hand, melds, dead=()) -> tuple[int, ...]:
-        """The valid waits a wildcard (摸宝) may stand for: never a copy not in play (four of a kind,
-        less the copies in the seat's melds and the dead indicators)."""
-        used = list(hand)
-        for m in melds:
-            for t in m.tiles:
-                used[t] += 1
-        for t in dead:
-            used[t] += 1
-        return tuple(t for t in self.valid_waits(hand, melds) if used[t] < self.copies)
-
     def why_not_wait(self, hand, melds, tile: int) -> str | None:
         trial = list(hand)
         trial[tile] += 1
@@ -120,13 +109,15 @@ class BaoFamily(Ruleset):
 
     # -- hooks ------------------------------------------------------------------------------
     def drawn_wild_wins(self, view, seat: int, tile: int) -> bool:
-        """摸宝: a 听 seat's own draw of the 宝 kind stands for any tile its hand waits on."""
+        """摸宝: a 听 seat's own draw of the 宝 kind stands for any tile its hand waits on, so it
+        always wins ("Since the hand is tenpai, this is always a win", HRB.5; DL.3.4). A wait whose
+        copies are all in sight is still a wait (REC-global-1), so the 宝 may stand for it."""
         if not self.wilds.wild_for(view, seat, tile):
             return False
         s = view.seats[seat]
         hand = list(s.hand)
         hand[tile] -= 1
-        return bool(self.bao_waits(hand, s.melds, self.wilds.dead_copies(view)))
+        return bool(self.valid_waits(hand, s.melds))
 
     def ready_conditions(self, view, seat: int, action, hand, melds):
         """听 needs 开门 (a 暗杠 does not open), four tiles in hand, and a valid wait."""
