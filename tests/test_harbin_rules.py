@@ -366,3 +366,15 @@ def test_mobao_on_a_wait_whose_copies_are_all_in_the_seats_own_kong():
     verdict = judge(b)
     assert verdict.winners == (1,) and patterns(verdict) == {"摸宝": 3, "卡当": 2}
     assert verdict.recomputed.payments == (-18, 54, -18, -18)  # M = 3 × 2, each 门清 loser pays 6 × 3
+
+
+def test_mobao_scores_the_best_stand_in_when_kadang_needs_no_unique_wait():
+    # 12334m 345p 22s (after 碰 1p) waits on 2m or 5m; 2m closes 1_3 (卡当). The 宝 stands for the
+    # wait worth most (REC-global-2): with hrb_kadang_unique_wait off that is 2m, 摸宝卡当; by
+    # default 卡当 needs the only wait, so two waits give 摸宝 alone.
+    def mobao(**options):
+        b = around(ready(hand("hrb-mobao-best", b="12334m345p11p22sC", **options)))
+        return patterns(judge(b.draw(1, "3s").win(1, "self", "3s")))
+
+    assert mobao(hrb_kadang_unique_wait=False) == {"摸宝": 3, "卡当": 2}
+    assert mobao() == {"摸宝": 3}

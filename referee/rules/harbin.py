@@ -154,10 +154,14 @@ class Harbin(BaoFamily):
     def multiplier(self, win, bao) -> tuple[int, list[tuple[str, int]]]:
         """The winner multiplier M and its breakdown (平和 1 / 自摸 2 / 摸宝 3 / 宝中宝 12, 卡当 ×2)."""
         rest = self.rest_of(win)
-        if win.drawn_wild:  # 摸宝: the 宝 stands for the wait (卡当 on it if it is the only one)
+        if win.drawn_wild:
+            # 摸宝: the 宝 stands for a wait, the one worth most (REC-global-2): 卡当 on it needs it to
+            # be the only wait unless hrb_kadang_unique_wait is off; on the 宝's own kind, 宝中宝.
             stand_in = self.valid_waits(rest, win.melds)
-            kadang = len(stand_in) == 1 and self.kadang(rest, win.melds, stand_in[0])
-            if kadang and stand_in == (bao,):
+            if self["hrb_kadang_unique_wait"] and len(stand_in) != 1:
+                stand_in = ()
+            kadang = [t for t in stand_in if self.kadang(rest, win.melds, t)]
+            if bao in kadang:
                 return self["hrb_baozhongbao"], [("宝中宝", self["hrb_baozhongbao"])]
             base = [("摸宝", self["hrb_mobao"])]
         else:
