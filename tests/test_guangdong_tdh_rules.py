@@ -524,3 +524,15 @@ def test_kong_meld_is_four_tiles_out_of_room():
     hand = T.counts(tiles("12p456m789s55s6m"))
     assert not rules.is_win(hand, melds, frozenset(tiles("6m")), room)
     assert rules.is_win(hand, melds, frozenset(tiles("6m")), [4] * 34)
+
+
+def test_no_hard_win_with_a_kong_of_ghosts():
+    """TDH.6.1 硬胡: "no wild tile anywhere in the hand", melds included: under tdh_wilds_in_melds a
+    暗杠 of the four 鬼 (6m, indicator 5m) leaves 杠上开花 鸡胡 at 8 × 自摸 2, no × 2."""
+    b = HandBuilder("ghost-kong", ruleset="guangdong_tdh", options={"tdh_horses": "0", "tdh_wilds_in_melds": "true"})
+    b.deal("147m147p147sSWCFP", "666m123p456p789sE", "258m258p258sSWCF", "39m369p369sSWCFP").flip_indicator("5m")
+    b.discard(0, "P").draw(1, "5m").discard(1, "5m").draw_discard(2, "8m").draw_discard(3, "2m")
+    b.draw_discard(0, "N").draw(1, "6m").kong(1, "concealed", "6m").draw(1, "E", replacement=True).win(1, "self", "E")
+    verdict = verify_record(b.build(claim=False))
+    assert {p.name: p.value for p in verdict.recomputed.patterns if p.seat == 1} == {"鸡胡": 8, "自摸": 2}
+    assert verdict.recomputed.payments == (-18, 54, -18, -18)  # 16 each, and 2 each for the 暗杠

@@ -37,6 +37,11 @@ TERMINALS_AND_HONORS = frozenset(T.TERMINALS_AND_HONORS)
 MELD_CALLS = (A.PON, A.KONG_EXPOSED, A.KONG_CONCEALED, A.KONG_ADDED)
 
 
+def holds_wild(win: WinInfo) -> bool:
+    """A 鬼 anywhere in the winning hand: concealed, or in a 碰 or 杠 (tdh_wilds_in_melds)."""
+    return any(win.hand[t] for t in win.wilds) or any(t in win.wilds for m in win.melds for t in m.tiles)
+
+
 class Reading(HandView):
     """One reading of a winning hand with its wildcards placed: `tiles` counts every tile as it
     is read (a wild as the kind it stands for), melds included, a kong as four."""
@@ -56,7 +61,7 @@ class Reading(HandView):
     @property
     def hard(self) -> bool:
         """硬胡: no wildcard tile anywhere in the hand (TDH.6.1 [REC])."""
-        return not any(self.win.hand[t] for t in self.win.wilds)
+        return not holds_wild(self.win)
 
 
 class GuangdongTDH(Ruleset):
@@ -254,7 +259,7 @@ class GuangdongTDH(Ruleset):
         if win.instant:
             return [Reading(win, INSTANT, None, context, list(win.hand))]
         views = self.placed_readings(win, context)
-        if self["tdh_yinghu_natural_ghost"] and win.wilds and any(win.hand[t] for t in win.wilds):
+        if self["tdh_yinghu_natural_ghost"] and holds_wild(win):
             views += self.placed_readings(replace(win, wilds=NO_WILDS, room=None), context)
         return views or [Reading(win, "none", None, context, list(win.hand))]
 
