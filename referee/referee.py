@@ -713,8 +713,10 @@ class Replay:
         if not replacement and live <= 0:
             self.flag("DRAW_FROM_RESERVE", seat, f"seat {seat} drew with no live tile left (the reserve of "
                       f"{table.wall.remaining} tiles must stay)")
-        table.last_live_draw = not replacement and live == 1
         tile = self.take_tile(seat, draw, replacement)
+        # The 海底 tile: the draw that takes the last live tile (HB.1), a kong replacement too (TDH.6.1
+        # "摸到牌墙中的最后一张牌").
+        table.last_live_draw = live > 0 and self.live() <= 0
         s = table.seats[seat]
         wins = tile in self.legality.waits(seat)
         s.hand[tile] += 1

@@ -536,3 +536,19 @@ def test_no_hard_win_with_a_kong_of_ghosts():
     verdict = verify_record(b.build(claim=False))
     assert {p.name: p.value for p in verdict.recomputed.patterns if p.seat == 1} == {"鸡胡": 8, "自摸": 2}
     assert verdict.recomputed.payments == (-18, 54, -18, -18)  # 16 each, and 2 each for the 暗杠
+
+
+def test_a_kong_replacement_that_takes_the_last_wall_tile_is_haidi():
+    """TDH.6.1 海底捞月 is "摸到牌墙中的最后一张牌" (HB.1: the draw that takes the last live tile): a
+    kong replacement drawn as the last tile of the wall wins 杠上开花 and 海底捞月 both."""
+    b = HandBuilder("haidi-replacement", ruleset="guangdong_tdh", seed=127, options={"tdh_horses": "0", "tdh_ghost": "none"})
+    b.deal("147m147p147sSWCFP", "258m258p258sSWCF", "EEEE111p999sNN3m", "39m369p369sSWCFP")
+    b.discard(0, "P").draw(1, "5m").discard(1, "5m").draw_discard(2, "8m").draw_discard(3, "2m")
+    b.play_out(0, end=False, leave=2)
+    assert b.rest_tiles() == T.parse("N3m")  # the last two tiles of the wall
+    b.draw(2, "N").kong(2, "concealed", "E").draw(2, "3m", replacement=True).win(2, "self", "3m")
+    verdict = verify_record(b.build())
+    assert verdict.status == "clean"
+    assert {p.name: p.value for p in verdict.recomputed.patterns if p.seat == 2} == \
+        {"碰碰胡": 8, "杠上开花": 8, "海底捞月": 8, "自摸": 2}
+    assert verdict.recomputed.payments == (-50, -50, 150, -50)  # (8 + 8 + 8) × 2 each, and 2 each for the 暗杠
