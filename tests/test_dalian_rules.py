@@ -365,3 +365,16 @@ def test_lock_waits_are_the_valid_waits_and_a_lost_jiating_is_none():
     two_sided = T.counts(T.parse("333m678s45p99m"))
     assert rules.lock_waits("听", two_sided, melds, rules.waits(two_sided, melds)) == tuple(T.parse("3p6p"))
     assert rules.lock_waits("夹听", two_sided, melds, rules.waits(two_sided, melds)) == ()
+
+
+def test_a_kong_after_an_illegal_ready_is_no_second_finding():
+    # B declares 听 on CCC 45m 678s 99m (after 吃 1p): it waits on 3m or 6m in shape, but three 中 in
+    # hand are no 刻子 and the pair is no dragon, so no wait is valid: READY_CONDITIONS. Its later
+    # 暗杠 of the drawn fourth 中 loses no wait it kept: one fault, one finding.
+    b = hand("dl-illegal-ready-kong", b="CCC45m678s99m23pE", d="258m457p369sNNSW")
+    b.discard(0, "1p").chi(1, "23p").discard(1, "E", ready=True)  # 0-2
+    around(b)  # 3-8
+    flip(b)  # 9
+    b.draw(1, "C").kong(1, "concealed", "C").draw(1, "W", replacement=True).discard(1, "W")  # 10-13
+    b.play_out(2)
+    assert [c for c, _ in codes(judge(b, clean=False)) if c != "MISSED_WIN"] == ["READY_CONDITIONS"]

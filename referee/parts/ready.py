@@ -45,6 +45,8 @@ class ReadyLock:
             if self.kong_needs_drawn and kind != A.KONG_EXPOSED and tile != s.drawn:
                 drawn = T.label(s.drawn) if s.drawn is not None else "none"
                 return self.kong_code, self.drawn_text.format(seat=seat, drawn=drawn, tile=T.label(tile))
+            if not s.ready_waits:
+                return None  # the declaration kept no wait (that was its own finding): none to lose
             hand, melds = legality.hand_after_kong(seat, tile, A.KONG_FROM_HAND[kind])
             waits = legality.rules.lock_waits(s.ready, hand, melds, legality.waits_of_hand(hand, melds))
             if self.same_waits and waits != s.ready_waits:
