@@ -420,8 +420,7 @@ class Replay:
     def apply_self_win(self, seat: int, phase: Turn) -> None:
         s = self.table.seats[seat]
         legality = self.legality
-        instant = () if legality.is_win(s.hand, s.melds) else self.rules.instant_hands(
-            self.view, s.hand, s.melds, legality.opening(seat))
+        instant = self.rules.instant_hands(self.view, s.hand, s.melds, legality.opening(seat))
         drawn_wild = s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn)
         self.add_win(seat, A.SELF_WIN, s.drawn, None, self.index, in_hand=True,
                      after_replacement=phase.replacement, last_tile=self.table.last_live_draw, instant=instant,

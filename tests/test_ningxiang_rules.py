@@ -244,3 +244,31 @@ def test_a_feng_dong_seat_may_not_win_on_its_own_dashai_tile(index):
     errors = [(v.code, v.event_index) for v in verdict.violations if v.severity == "error"]
     assert errors == [("FENGDONG_BREACH", faulty.fault.event_index)]
     assert faulty.events[faulty.fault.event_index - 1].WhichOneof("kind") == "feng_dong"
+
+
+def test_an_instant_big_hand_counts_beside_a_plain_shape():
+    """NX.5: 平胡 is a 2/5/8 shape "with no 大胡 present", and 四王 / 黑天胡 hold "起手 or drawn later"
+    (NX-A4): a self-drawn hand that is both is the 大胡 (7 per payer), not 平胡 (2)."""
+    from referee.simulate import simulate_hand
+
+    rules = get_ruleset("ningxiang")
+    for (seed, index), big, payments in (((2, 227), "四王", (-14, -21, 49, -14)),
+                                         ((3, 367), "黑天胡", (-14, 35, -7, -14))):
+        verdict = verify_record(simulate_hand(rules, {}, seed, index)[0])
+        assert [(p.name, p.value) for p in verdict.recomputed.patterns] == [(big, 7)]
+        assert verdict.recomputed.payments == payments  # birds included
+
+
+def test_four_pure_kings_drawn_after_a_pon_win():
+    """NX.5 item 7: 四纯王 holds "起手 or drawn later", calls or not. 正王 7m: 6m and 8m are 纯王."""
+    from referee.builder import HandBuilder
+
+    b = HandBuilder("fourpure-after-pon", ruleset="ningxiang")
+    b.deal("3p9p1m2m4m5m1s2s5s9s9s5p5p2p", "888m6m1p4p7p1s4s7s9m3p3p",
+           "111p222s333s444s9s", "2m3m4m5m6s6s6s7s7s7s1m9p4m").flip_indicator("7m")
+    b.discard(0, "3p").pon(1, "3p").discard(1, "9m")
+    b.draw_discard(2, "9p").draw_discard(3, "9p").draw_discard(0, "1m")
+    b.draw(1, "8m").win(1, "self", "8m")
+    verdict = verify_record(b.build())
+    assert verdict.status == "clean" and [p.name for p in verdict.recomputed.patterns] == ["四纯王"]
+    assert verdict.recomputed.payments == (-21, 49, -14, -14)

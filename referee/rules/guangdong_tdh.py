@@ -256,9 +256,8 @@ class GuangdongTDH(Ruleset):
         """Every reading with the wildcards placed (within room): each standard decomposition,
         and seven pairs with its spare 鬼 pairs as any kind; with tdh_yinghu_natural_ghost, also
         the hand read with its 鬼 at face value."""
-        if win.instant:
-            return [Reading(win, INSTANT, None, context, list(win.hand))]
-        views = self.placed_readings(win, context)
+        views = [Reading(win, INSTANT, None, context, list(win.hand))] if win.instant else []
+        views += self.placed_readings(win, context)
         if self["tdh_yinghu_natural_ghost"] and holds_wild(win):
             views += self.placed_readings(replace(win, wilds=NO_WILDS, room=None), context)
         return views or [Reading(win, "none", None, context, list(win.hand))]

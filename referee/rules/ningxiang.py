@@ -183,23 +183,25 @@ class Ningxiang(Ruleset):
         return quads + upgraded + (spare - 2 * upgraded) // 4
 
     def instant_hands(self, view, hand, melds, opening) -> tuple[str, ...]:
-        """NX.5 5-10: hands that win as they are, with no shape (NX-A4)."""
+        """NX.5 5-10: hands that win as they are, with no shape (NX-A4). 四纯王, 黑天胡 and 四王 hold
+        "起手 or drawn later", calls or not; the others are the dealt hand's."""
         king = view.indicator
-        if melds or king is None:
+        if king is None:
             return ()
         pure = self.pure_kings(king)
         kings = hand[king] + sum(hand[t] for t in pure)
+        dealt = not melds
         found = []
-        if opening and not kings and not any(hand[t] for t in JIANG):
+        if dealt and opening and not kings and not any(hand[t] for t in JIANG):
             found.append("无王无将")
-        if opening and any(not any(hand[9 * s:9 * s + 9]) for s in range(3)):
+        if dealt and opening and any(not any(hand[9 * s:9 * s + 9]) for s in range(3)):
             found.append("缺一色")
         four_pure = any(hand[t] == 4 for t in pure)
         if four_pure:
             found.append("四纯王")
         if hand[king] >= 3:
             found.append("黑天胡")
-        if (opening or not self["nx_yizhihua_opening_only"]) and kings == 1:
+        if dealt and (opening or not self["nx_yizhihua_opening_only"]) and kings == 1:
             lone = king if hand[king] else next(t for t in pure if hand[t])
             suit = T.suit_of(lone)
             if sum(hand[9 * suit:9 * suit + 9]) == 1:
@@ -347,11 +349,10 @@ class Ningxiang(Ruleset):
         return big_hands, specials
 
     def readings(self, win: WinInfo, context: HandContext) -> list[HandView]:
-        """NX.5: a 起手 hand stands alone; otherwise sets + a pair and seven pairs, where they hold."""
-        if win.instant:
-            return [HandView(win, "instant", None, context)]
+        """NX.5: an instant hand needs no shape; sets + a pair and seven pairs where they hold, each
+        with the instant 大胡 that hold beside it (大胡 add up, and then there is no 平胡)."""
         naturals, count = self.split_wilds(win.hand, win.wilds)
-        views = []
+        views = [HandView(win, "instant", None, context)] if win.instant else []
         if shapes.is_standard_win(naturals, count, room=win.room):
             views.append(HandView(win, SETS, None, context))
         if not win.melds and shapes.is_seven_pairs(naturals, count, room=win.room):
