@@ -1,5 +1,6 @@
 """Ningxiang worked examples (SPEC NX.7: NX-1..NX-15, with 56 for NX-7 and NX-8), the
 Appendix A computations, and the Ningxiang shapes: 平胡, the 大胡 and the 起手 hands."""
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
@@ -272,3 +273,14 @@ def test_four_pure_kings_drawn_after_a_pon_win():
     verdict = verify_record(b.build())
     assert verdict.status == "clean" and [p.name for p in verdict.recomputed.patterns] == ["四纯王"]
     assert verdict.recomputed.payments == (-21, 49, -14, -14)
+
+
+def test_six_kings_in_a_record_score_nx7_without_adding_four_kings():
+    """NX-7 through a record: six 纯王 also hold 四王, but beside 碰碰胡 + 清一色 that reading is worth
+    less, and the two are alternatives, not added: (21 + 21) × 2 × 2 = 168, 56 each."""
+    six_kings = "666888m555m99m777m"
+    w = win(B, A.SELF_WIN, six_kings, "9m", ready=True)
+    result = settle(replace(w, instant=("四王",)))
+    assert {p.name for p in result.patterns} >= {"清一色", "碰碰胡", "六王", "报听"}
+    assert "四王" not in {p.name for p in result.patterns}
+    assert result.payments == (-56, 168, -56, -56)

@@ -28,7 +28,7 @@ from referee.verdict import Settlement
 JIANG = frozenset(t for t in range(27) if T.rank_of(t) in (2, 5, 8))  # 将: the 2/5/8 tiles
 SMALL, BIG = 2, 7  # NX.6.1: 小胡 and each 大胡, per payer
 INSTANT_HANDS = ("无王无将", "缺一色", "四纯王", "黑天胡", "一枝花", "四王")  # NX.5 5-10
-SETS, PAIRS = "sets", "seven_pairs"  # the two readings of a shaped hand
+SETS, PAIRS, INSTANT = "sets", "seven_pairs", "instant"  # the readings: two shapes, and the instant 大胡
 SMALL_HAND = Pattern("平胡", "small hand", SMALL, lambda v: True)
 FENG_DONG = "封东"  # the lock a 封东 seat is under: draw and discard only, no win
 ALL_FENG_DONG = "all four 封东"
@@ -305,7 +305,7 @@ class Ningxiang(Ruleset):
             return Pattern(name, gloss, BIG, applies)
 
         def instant(name: str) -> Pattern:
-            return big(name, "起手 hand (NX-A4)", lambda v: name in v.win.instant)
+            return big(name, "起手 hand (NX-A4)", lambda v: v.shape == INSTANT and name in v.win.instant)
 
         def one_suit(v: HandView) -> bool:
             return v.shape == SETS and self.one_suit(v.naturals, v.win.melds)
@@ -317,7 +317,8 @@ class Ningxiang(Ruleset):
             return min(self.seven_pair_quads(v.naturals, v.wild_count), 3) if v.shape == PAIRS else 0
 
         def jiang(v: HandView) -> bool:
-            return sum(v.win.hand) + 3 * len(v.win.melds) == 14 and self.all_jiang(v.naturals, v.win.melds)
+            return v.shape != INSTANT and sum(v.win.hand) + 3 * len(v.win.melds) == 14 and \
+                self.all_jiang(v.naturals, v.win.melds)
 
         one_fancy = self["nx_haohua_one_big_hand"]
         big_hands = (
@@ -349,15 +350,18 @@ class Ningxiang(Ruleset):
         return big_hands, specials
 
     def readings(self, win: WinInfo, context: HandContext) -> list[HandView]:
-        """NX.5: an instant hand needs no shape; sets + a pair and seven pairs where they hold, each
-        with the instant 大胡 that hold beside it (大胡 add up, and then there is no 平胡)."""
+        """NX.5: sets + a pair and seven pairs where they hold (将将胡 needs no shape), and the instant
+        大胡 that hold, added together, as a reading of their own: the winner gets the reading worth
+        most (REC-global-2), so 四王 beside a 平胡 shape is the 大胡 (no 平胡 with a 大胡 present),
+        while beside shape 大胡 it adds nothing (NX-7: 碰碰胡 + 清一色 with six 纯王 is two 大胡)."""
         naturals, count = self.split_wilds(win.hand, win.wilds)
-        views = [HandView(win, "instant", None, context)] if win.instant else []
+        views = []
         if shapes.is_standard_win(naturals, count, room=win.room):
             views.append(HandView(win, SETS, None, context))
         if not win.melds and shapes.is_seven_pairs(naturals, count, room=win.room):
             views.append(HandView(win, PAIRS, None, context))
-        return views or [HandView(win, "none", None, context)]  # 将将胡 needs no shape
+        views = views or [HandView(win, "none", None, context)]  # 将将胡 needs no shape
+        return views + [HandView(win, INSTANT, None, context)] if win.instant else views
 
     def hand_value(self, win: WinInfo, context: HandContext) -> tuple[int, list[tuple[str, int]]]:
         """(per-payer amount, breakdown): 小胡 2 or 大胡 7 each, doubled by every special."""
