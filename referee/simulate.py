@@ -273,12 +273,14 @@ class SelfPlay:
         naturals, count = self.rules.split_wilds(hand, wilds)
         standard = shapes.discard_costs(naturals)
         pairs = 7 - sum(c // 2 for c in naturals) if self.rules.seven_pairs and not open_hand else None
+        # A wildcard let go, of whichever wild kind: the naturals stay, one wild fewer.
+        wild_let_go = max(hand_cost(self.rules, naturals, open_hand) - (count - 1), 0) if count else None
         costs = {}
         for t, n in enumerate(hand):
             if not n:
                 continue
-            if t in wilds:  # a wildcard let go: the naturals stay, one wild fewer
-                costs[t] = max(hand_cost(self.rules, naturals, open_hand) - (count - 1), 0)
+            if t in wilds:
+                costs[t] = wild_let_go
                 continue
             cost = standard[t]
             if pairs is not None:

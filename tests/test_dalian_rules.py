@@ -330,15 +330,22 @@ def test_jiahu_with_bao_option():
 
 
 # -- DL-A14: a kong after 听 keeps the *valid* waits (DL.3.2 "Only valid waits are waits") ----------------
+def chi_ready(b, tile, low, jiating=False):
+    """Events 0-2: A lets `tile` go, B 吃s it with `low` and declares 听 (or 夹听) with E."""
+    return b.discard(0, tile).chi(1, low).discard(1, "E", ready=not jiating, jiating=jiating)
+
+
+def kong_drawn(b, tile):
+    """Events 10-13: B draws the fourth `tile`, makes a 暗杠 of it, and lets its replacement W go."""
+    return b.draw(1, tile).kong(1, "concealed", tile).draw(1, "W", replacement=True).discard(1, "W")
+
+
 def test_kong_after_ready_keeps_the_valid_waits_not_every_shape_wait():
     # B 吃s 1p and declares 听 on 3334m 678s 456p: the shapes wait on 2m/4m/5m, but only 4m gives a
     # 刻 (333m); a 2m or 5m win leaves 33m as a plain pair, no 刻子. The 暗杠 of the drawn 3m leaves
     # 4m 678s 456p: the shapes now wait on 4m alone, the valid waits are unchanged, so it is legal.
-    b = hand("dl-a14-kong", a="69m1258p147sSSWNE", b="3334m678s456p23pE")
-    b.discard(0, "1p").chi(1, "23p").discard(1, "E", ready=True)  # 0-2
-    around(b)  # 3-8
-    flip(b)  # 9
-    b.draw(1, "3m").kong(1, "concealed", "3m").draw(1, "W", replacement=True).discard(1, "W")  # 10-13
+    b = chi_ready(hand("dl-a14-kong", a="69m1258p147sSSWNE", b="3334m678s456p23pE"), "1p", "23p")  # 0-2
+    kong_drawn(flip(around(b)), "3m")  # 3-13
     b.draw(2, "4m").discard(2, "4m").win(1, "discard", "4m")  # 14-16
     assert judge(b).winners == (1,)
 
@@ -347,10 +354,7 @@ def test_kong_after_jiating_keeps_the_one_closed_wait():
     # 夹听 on 6667789p 123s (after 吃 456m): 7p is the one valid wait (89听7); the 暗杠 of the drawn 6p
     # leaves 7789p 123s, still 7p alone and still 89听7 ("夹听后仍可杠牌，前提是杠完后还可夹听").
     b = hand("dl-a14-jiating-kong", b="45m6667789p123sE", c="147m359p258sEENF")
-    b.discard(0, "6m").chi(1, "45m").discard(1, "E", jiating=True)  # 0-2
-    around(b)  # 3-8
-    flip(b)  # 9
-    b.draw(1, "6p").kong(1, "concealed", "6p").draw(1, "W", replacement=True).discard(1, "W")  # 10-13
+    kong_drawn(flip(around(chi_ready(b, "6m", "45m", jiating=True))), "6p")  # 0-13
     b.draw(2, "7p").discard(2, "7p").win(1, "discard", "7p")  # 14-16
     assert judge(b).winners == (1,)
 
@@ -372,9 +376,5 @@ def test_a_kong_after_an_illegal_ready_is_no_second_finding():
     # hand are no 刻子 and the pair is no dragon, so no wait is valid: READY_CONDITIONS. Its later
     # 暗杠 of the drawn fourth 中 loses no wait it kept: one fault, one finding.
     b = hand("dl-illegal-ready-kong", b="CCC45m678s99m23pE", d="258m457p369sNNSW")
-    b.discard(0, "1p").chi(1, "23p").discard(1, "E", ready=True)  # 0-2
-    around(b)  # 3-8
-    flip(b)  # 9
-    b.draw(1, "C").kong(1, "concealed", "C").draw(1, "W", replacement=True).discard(1, "W")  # 10-13
-    b.play_out(2)
+    kong_drawn(flip(around(chi_ready(b, "1p", "23p"))), "C").play_out(2)  # 0-13, then to the end
     assert [c for c, _ in codes(judge(b, clean=False)) if c != "MISSED_WIN"] == ["READY_CONDITIONS"]

@@ -160,9 +160,10 @@ class Harbin(BaoFamily):
             stand_in = self.valid_waits(rest, win.melds)
             if self["hrb_kadang_unique_wait"] and len(stand_in) != 1:
                 stand_in = ()
-            kadang = [t for t in stand_in if self.kadang(rest, win.melds, t)]
-            if bao in kadang:
+            closed = [t for t in stand_in if self.kadang(rest, win.melds, t)]
+            if bao in closed:
                 return self["hrb_baozhongbao"], [("宝中宝", self["hrb_baozhongbao"])]
+            kadang = bool(closed)
             base = [("摸宝", self["hrb_mobao"])]
         else:
             kadang = self.kadang(rest, win.melds, win.tile)
