@@ -311,8 +311,10 @@ class Ledger:
         """Clip each seat's net to ±limit, keeping the hand zero-sum.
 
         A seat that would gain more than the limit has what each payer owes it reduced
-        pro rata (rounded down); then a seat that would lose more has its payments reduced
-        the same way (SPEC HB-A11).
+        pro rata, each payer's total rounded down once ("reduce the payers pro rata (floor)");
+        then a seat that would lose more has its payments reduced the same way (SPEC HB-A11,
+        DL-A12). Each of a payer's lines (the hand, each kong) is scaled, and its first line takes
+        up what their separate floors lost.
         """
         for gaining in (True, False):
             nets = self.nets()
@@ -325,5 +327,11 @@ class Ledger:
                 # What flows the other way stays as it is.
                 counter = gross - nets[seat] if gaining else gross + nets[seat]
                 target = limit + counter
+                by_other: dict[int, list[Transfer]] = {}
                 for t in mine:
-                    t.amount = t.amount * target // gross
+                    by_other.setdefault(t.payer if gaining else t.payee, []).append(t)
+                for lines in by_other.values():
+                    share = sum(t.amount for t in lines) * target // gross
+                    for t in lines:
+                        t.amount = t.amount * target // gross
+                    lines[0].amount += share - sum(t.amount for t in lines)  # what the lines' own floors lost

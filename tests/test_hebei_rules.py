@@ -6,6 +6,7 @@ from referee import actions as A
 from referee import tiles as T
 from referee.rules import get_ruleset
 from referee.rules.base import KongInfo, Outcome, WinInfo
+from referee.scoring import Ledger, Transfer
 from referee.state import CONCEALED, EXPOSED, ADDED, KONG, PON, Meld, Wall
 
 DEALER, B, C, D = 0, 1, 2, 3  # SPEC Appendix A: A = dealer, B = its 下家, C = 对家, D = 上家
@@ -172,6 +173,16 @@ def test_cap_clips_the_winner_and_keeps_zero_sum():
     assert result.payments == (999, -333, -333, -333)
     uncapped = settle(win(DEALER, A.SELF_WIN, "19m19p19sESWNCFP1m", "1m"), hb_room_multiplier=100, hb_cap=0)
     assert uncapped.payments == (4800, -1600, -1600, -1600)
+
+
+def test_cap_floors_each_payer_once_not_each_line():
+    """HB-A11 "reduce the payers pro rata (floor)": a payer's hand and kong lines are scaled together
+    and rounded once. Floored line by line, seat 1 would pay 268 + 64 = 332 of its 333."""
+    ledger = Ledger([Transfer(B, DEALER, 605, "hand"), Transfer(B, DEALER, 145, "暗杠", kong=True),
+                     Transfer(C, DEALER, 750, "hand"), Transfer(D, DEALER, 750, "hand")])
+    ledger.cap(1000)  # 2250 clipped to 1000: each payer 750 x 1000 / 2250 = 333.3
+    assert ledger.nets() == (999, -333, -333, -333)
+    assert [t.amount for t in ledger.transfers] == [269, 64, 333, 333]  # the first line takes up the floors' loss
 
 
 # -- the dealer: HB.1 and HB-A12 -------------------------------------------------------------
