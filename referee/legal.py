@@ -11,7 +11,7 @@ from __future__ import annotations
 from referee import actions as A
 from referee import tiles as T
 from referee.rules.base import Ruleset
-from referee.state import CONCEALED, KONG, PON, Meld, TableView
+from referee.state import CONCEALED, KONG, PON, Meld, TableView, melds_key
 
 # (code, detail) when an action is not legal, else None. A detail that is costly to write (a
 # hand in notation) is a function, written only when the issue becomes a finding.
@@ -25,7 +25,7 @@ class Legality:
         self.live = live  # () -> live tiles
         self.phase = phase  # () -> the current phase
         self.view = TableView(self)
-        self._waits: list[tuple | None] = [None] * 4  # per seat: (version, tiles key, waits)
+        self._waits: list[tuple | None] = [None] * 4  # per seat: (version, waits)
         self._hand_waits: dict[tuple, tuple[int, ...]] = {}  # (hand, melds) -> waits
         self._rooms: dict[tuple, list[int]] = {}  # melds -> room
         # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
@@ -64,17 +64,15 @@ class Legality:
         return found
 
     def waits(self, seat: int) -> tuple[int, ...]:
-        """The seat's waits, recomputed only when its own tiles have changed (they are asked
-        for on every other seat's discard)."""
+        """The seat's waits, looked up again only when its own tiles have changed (they are asked
+        for on every other seat's discard); a draw then a discard of it finds them remembered."""
         s = self.table.seats[seat]
         cached = self._waits[seat]
         if cached is not None and cached[0] == s.version:
-            return cached[2]  # untouched since: the usual case for the three seats not acting
-        key = (*s.hand, len(s.melds))
-        if cached is None or cached[1] != key:  # a draw then a discard of it leaves the same tiles
-            cached = (s.version, key, self.waits_of_hand(s.hand, s.melds))
-        self._waits[seat] = (s.version, key, cached[2])
-        return cached[2]
+            return cached[1]  # untouched since: the usual case for the three seats not acting
+        found = self.waits_of_hand(s.hand, s.melds)
+        self._waits[seat] = (s.version, found)
+        return found
 
     def forget_waits(self) -> None:
         """The wilds (or the copies out of play) changed: every cached wait and room is stale."""
@@ -280,11 +278,6 @@ class Legality:
         if rank <= 7 and hand[tile + 1] and hand[tile + 2]:
             lows.append(tile)
         return lows
-
-
-def melds_key(melds) -> tuple:
-    """What of a seat's melds its waits and room depend on, as a dict key."""
-    return tuple((m.kind, m.tile, m.kong_kind) for m in melds)
 
 
 def melds_text(s) -> str:

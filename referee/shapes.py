@@ -1001,9 +1001,9 @@ def standard_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
 def _standard_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed) -> Sequence[int]:
     try:
         masks = _fast_wait_masks(b, wilds, allowed)
-        if caps is None and pair_kinds is None:
-            return masks
-        candidates = _kinds_of(masks)  # restrictions only remove completions
+        if caps is None and pair_kinds is None or not any(masks):
+            return masks  # (restrictions only remove completions: none stays none)
+        candidates = _kinds_of(masks)
         return _masks_of(_cost_waits(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds), candidates))
     except _NeedExact:
         candidates = _kinds_of(allowed)
@@ -1017,16 +1017,16 @@ def _bits_per_part(marks: bytes) -> list[int]:
 
 _ODD = bytes(v & 1 for v in range(256))
 _ZERO_OR_TWO = bytes(1 if v in (0, 2) else 0 for v in range(256))
-_NON_ORPHANS = itemgetter(*(t for t in range(27) if t not in _ORPHAN_SET))
+_NO_RANKS = bytes(7)  # a suit's ranks 2-8, none held: the suit holds terminals only
 _ORPHAN_COUNTS = itemgetter(*_ORPHANS)
 
 
 def _seven_pairs_wait_masks(b: bytes, wilds: int, caps: bytes | None, allowed) -> list[int] | None:
     """Kinds t with b + t seven pairs (b holds 13 tiles with the wilds); None for none."""
+    odd = b.count(1) + b.count(3)
+    if odd - 1 > wilds:
+        return None  # even pairing one single leaves more than the wilds can pair (room only removes)
     if caps is None:
-        odd = b.count(1) + b.count(3)
-        if odd - 1 > wilds:
-            return None
         masks = _bits_per_part(b.translate(_ODD))  # the tile pairs one of the singles
         if odd + 1 <= wilds:  # or is one more single for a wild to pair
             masks = [m | x for m, x in zip(masks, _bits_per_part(b.translate(_ZERO_OR_TWO)))]
@@ -1060,7 +1060,9 @@ def _seven_pairs_room_waits(b: bytes, wilds: int, caps: bytes) -> list[int]:
 
 def _orphan_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed) -> list[int] | None:
     """Kinds t with b + t thirteen orphans (b holds 13 tiles with the wilds); None for none."""
-    if any(_NON_ORPHANS(b)) or _ORPHAN_COUNTS(b).count(0) > wilds + 1:
+    if b[1:8] != _NO_RANKS or b[10:17] != _NO_RANKS or b[19:26] != _NO_RANKS:
+        return None  # a tile that is no terminal or honor
+    if _ORPHAN_COUNTS(b).count(0) > wilds + 1:
         return None
     caps = caps or _FULL_ROOM
     ok = _ORPHAN_SET if pair_kinds is None else _ORPHAN_SET.intersection(pair_kinds)
@@ -1081,9 +1083,15 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     trying tiles, except under a room restriction.
     """
     b = _as_bytes(counts, wilds)
-    allowed = _kind_masks(kinds)
-    caps = _binding_room(b, room, wilds + 1)  # (room that cannot bind changes nothing)
-    masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
+    allowed = _ALL_MASKS if kinds is None else _kind_masks(kinds)
+    caps = None if room is None else _binding_room(b, room, wilds + 1)  # (room that cannot bind changes nothing)
+    if caps is None and pair_kinds is None:
+        try:
+            masks = _fast_wait_masks(b, wilds, allowed)  # the usual case, straight from the tables
+        except _NeedExact:
+            masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
+    else:
+        masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
     if (seven_pairs or thirteen_orphans) and sum(b) + wilds == 13:
         if seven_pairs:
             extra = _seven_pairs_wait_masks(b, wilds, caps, allowed)

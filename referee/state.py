@@ -51,6 +51,11 @@ class Meld:
         return f"{self.label} {T.format_tiles(self.tiles)}"
 
 
+def melds_key(melds) -> tuple:
+    """What of a seat's melds its waits, room and readings depend on, as a dict key."""
+    return tuple((m.kind, m.tile, m.kong_kind) for m in melds) if melds else ()
+
+
 @dataclass
 class Seat:
     index: int

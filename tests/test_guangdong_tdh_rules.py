@@ -470,9 +470,9 @@ def oracle_win(hand: list[int], wild: int, room: list[int], concealed: bool) -> 
     return False
 
 
-def random_hand(rng: random.Random, wild: int, size: int, room: list[int], ghosts: int) -> list[int]:
-    """A near-winning hand of `size` (3k+2) tiles within room: a random winning shape with up to two
-    tiles changed, then `ghosts` of its tiles turned into the 鬼."""
+def random_hand(rng: random.Random, wild: int, size: int, room: list[int], ghosts: int, changes: int = 2) -> list[int]:
+    """A near-winning hand of `size` (3k+2) tiles within room: a random winning shape with up to
+    `changes` tiles changed, then `ghosts` of its tiles turned into the 鬼."""
     while True:
         counts = [0] * 34
         for _ in range(size // 3):
@@ -481,7 +481,7 @@ def random_hand(rng: random.Random, wild: int, size: int, room: list[int], ghost
             for t in run:
                 counts[t] += 1
         counts[rng.randrange(34)] += 2
-        for _ in range(rng.randint(0, 2)):
+        for _ in range(rng.randint(0, changes)):
             counts[rng.choice([t for t in range(34) if counts[t]])] -= 1
             counts[rng.randrange(34)] += 1
         for _ in range(ghosts):
@@ -513,6 +513,22 @@ def test_ghost_win_and_waits_match_the_brute_force_oracle(seed):
         expected = tuple(t for t in range(34) if short[t] < 4 and
                          oracle_win([c + (k == t) for k, c in enumerate(short)], wild, room, concealed))
         assert rules.waits(short, melds, wilds, room) == expected, (short, wild, melds)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ghost_waits_of_ready_hands_match_the_brute_force_oracle(seed):
+    """A winning shape less one tile waits on that tile at least, often on it alone: the quick exits
+    (no natural wait, so no 鬼 wait) must never drop it."""
+    rng = random.Random(f"tdh-ready-{seed}")
+    rules = get_ruleset(TDH)
+    for _ in range(25):
+        wild = rng.randrange(34)
+        room, wilds = [4] * 34, frozenset({wild})
+        short = random_hand(rng, wild, 14, room, rng.choice((0, 0, 1, 1, 2)), changes=0)
+        short[rng.choice([t for t in range(34) if short[t]])] -= 1
+        expected = tuple(t for t in range(34) if short[t] < 4 and
+                         oracle_win([c + (k == t) for k, c in enumerate(short)], wild, room, True))
+        assert rules.waits(short, [], wilds, room) == expected, (short, wild)
 
 
 def test_kong_meld_is_four_tiles_out_of_room():

@@ -138,10 +138,41 @@ def test_wins_match_the_substitution_oracle(case):
         T.format_counts(hand), [str(m) for m in melds], sorted(wilds))
 
 
-@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(ningxiang_hands(size=13, max_wilds=2))
-def test_waits_match_the_substitution_oracle(case):
-    hand, melds, wilds, king = case
+@st.composite
+def ready_ningxiang_hands(draw):
+    """(hand counts, melds, wild kinds, king): a win of four sets and a pair (some of its tiles
+    given as wilds) less one tile, so the hand waits on at least that tile; often on it alone."""
+    king = draw(st.sampled_from(SUITED))
+    wilds = RULES.wilds_of(king)
+    left = {t: 4 - (t == king) for t in SUITED}
+    naturals = [t for t in SUITED if t not in wilds]
+    tiles = []
+    while len(tiles) < 12:
+        low = draw(st.sampled_from(naturals))
+        run = [low, low + 1, low + 2] if draw(st.booleans()) and T.rank_of(low) <= 7 else [low] * 3
+        if all(t in naturals and left[t] >= run.count(t) for t in run):
+            for t in run:
+                left[t] -= 1
+            tiles += run
+    pair = draw(st.sampled_from([t for t in naturals if left[t] >= 2]))
+    tiles += [pair, pair]
+    hand = [0] * T.KINDS
+    for t in tiles:
+        hand[t] += 1
+    for _ in range(draw(st.integers(0, 2))):  # a natural given as a wild instead
+        spare = sorted(t for t in wilds if left[t])
+        if not spare:
+            break
+        gone = draw(st.sampled_from([t for t, c in enumerate(hand) if c and t not in wilds]))
+        hand[gone] -= 1
+        w = draw(st.sampled_from(spare))
+        hand[w] += 1
+        left[w] -= 1
+    hand[draw(st.sampled_from([t for t, c in enumerate(hand) if c]))] -= 1
+    return hand, [], wilds, king
+
+
+def assert_waits_match_the_oracle(hand, melds, wilds, king):
     in_melds = [0] * T.KINDS
     for m in melds:
         for t in m.tiles:
@@ -156,6 +187,21 @@ def test_waits_match_the_substitution_oracle(case):
                 expected.append(t)
     got = [t for t in RULES.waits(hand, melds, wilds, room) if hand[t] + in_melds[t] + (t == king) < 4]
     assert got == expected, (T.format_counts(hand), [str(m) for m in melds], sorted(wilds))
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(ningxiang_hands(size=13, max_wilds=2))
+def test_waits_match_the_substitution_oracle(case):
+    assert_waits_match_the_oracle(*case)
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(ready_ningxiang_hands())
+def test_waits_of_ready_hands_match_the_substitution_oracle(case):
+    """Ready hands by construction: the quick exits (no candidate, no natural wait) must never
+    drop a wait that one or two tiles give."""
+    assert_waits_match_the_oracle(*case)
 
 
 def test_a_wild_never_stands_for_a_fifth_copy():

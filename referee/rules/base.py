@@ -104,6 +104,7 @@ class Ruleset:
                 raise RulesetError(f"unknown rule option {key!r} for ruleset {self.name}")
             self.values[key] = known[key].parse(text)
         self.kind_set = frozenset(self.tile_kinds)
+        self._counts_held = bytes(range(self.copies + 1))  # the counts a hand may hold of a kind
         self.configure()
         self.declarations = {kind: part.on_event for part in (self.wilds, self.ready, *self.before_play)
                              for kind in part.events}
@@ -229,27 +230,38 @@ class Ruleset:
               room: list[int] | None = None) -> tuple[int, ...]:
         """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check): natural kinds
         from the shape tables, and any wild kind whose copy would complete it as a wildcard."""
+        if not wilds:  # the hot path: one bytes copy of the hand, checked and read by the tables
+            counts = bytes(hand)
+            if counts.translate(None, self._counts_held):
+                return ()  # a logged fifth copy (already a violation) waits on nothing
+            concealed = not melds
+            return shapes.hand_waits(counts, 0, room=room, seven_pairs=self.seven_pairs and concealed,
+                                     thirteen_orphans=self.thirteen_orphans and concealed,
+                                     orphan_pair_kinds=self.orphan_pair_kinds() if concealed else None,
+                                     kinds=self.kind_set)
         if max(hand) > self.copies:
             return ()
         naturals, count = self.split_wilds(hand, wilds)
         concealed = not melds
         found = shapes.hand_waits(naturals, count, room=room, seven_pairs=self.seven_pairs and concealed,
                                   thirteen_orphans=self.thirteen_orphans and concealed,
-                                  orphan_pair_kinds=self.orphan_pair_kinds(), kinds=self.tile_kinds)
-        if not wilds:
-            return found
+                                  orphan_pair_kinds=self.orphan_pair_kinds(), kinds=self.kind_set)
+        if not found:
+            return ()  # a wild's copy stands for some tile: if none completes the hand, neither does it
         return self.with_wild_waits(found, hand, melds, wilds, room)
 
     def with_wild_waits(self, found, hand, melds, wilds, room) -> tuple[int, ...]:
-        """Natural waits that are not wild kinds, plus each wild kind whose copy completes the hand."""
+        """Natural waits that are not wild kinds, plus each wild kind whose copy completes the hand.
+        `found`: tiles that complete the hand as naturals."""
         waits = [t for t in found if t not in wilds]
         open_kinds = [t for t in sorted(wilds & self.kind_set) if hand[t] < self.copies]
         if open_kinds:
             # A copy of any wild kind is one more wildcard (is_win sees a hand only through
-            # split_wilds and its largest count): one trial answers for every such kind.
+            # split_wilds and its largest count): one trial answers for every such kind. When a
+            # natural tile completes the hand, the wildcard standing for it does too.
             trial = list(hand)
             trial[open_kinds[0]] += 1
-            if self.is_win(trial, melds, wilds, room):
+            if found or self.is_win(trial, melds, wilds, room):
                 waits += open_kinds
         return tuple(sorted(waits))
 

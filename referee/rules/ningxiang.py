@@ -108,14 +108,16 @@ class Ningxiang(Ruleset):
         if max(hand) > self.copies:
             return ()
         naturals, count = self.split_wilds(hand, wilds)
-        candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=self.tile_kinds))
+        candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=self.kind_set))
         if self.all_jiang(naturals, melds):
             candidates.update(JIANG)
+        if not candidates:
+            return ()  # nothing completes the hand, so neither does a wild's copy (it stands for one of them)
         candidates = sorted(candidates - wilds)
         # The 平胡 waits come from the tables with the pair held to 2/5/8; any other candidate
         # wins only as a 大胡.
         ping_hu = shapes.hand_waits(naturals, count, room=room, pair_kinds=JIANG,
-                                    kinds=self.tile_kinds) if candidates else ()
+                                    kinds=self.kind_set) if candidates else ()
         naturals = list(naturals)
         found = []
         for t in candidates:

@@ -17,7 +17,7 @@ from referee import tiles as T
 from referee.outcome import WinInfo
 from referee.rules.base import Ruleset
 from referee.scoring import CHOW, PUNG, HandView
-from referee.state import CHI
+from referee.state import CHI, melds_key
 
 CALLS = (A.PON, A.CHI, A.CHI_READY, A.KONG_EXPOSED, A.KONG_CONCEALED, A.KONG_ADDED)
 FLOOR = 4  # tiles that must stay in hand: no call at four (手把一)
@@ -45,14 +45,10 @@ class BaoFamily(Ruleset):
         return None
 
     # -- valid wins and waits ------------------------------------------------------------------
-    @staticmethod
-    def _melds_key(melds) -> tuple:
-        return tuple((m.kind, m.tile, m.kong_kind) for m in melds)
-
     def win_reason(self, hand, melds) -> str | None:
         """None when the concealed hand (winning tile included) with these melds is a legal win;
         else why not (the first decomposition's reason)."""
-        key = (tuple(hand), self._melds_key(melds))
+        key = (tuple(hand), melds_key(melds))
         if key in self._reasons:
             return self._reasons[key]
         reason = self._win_reason(list(hand), list(melds))
@@ -86,7 +82,7 @@ class BaoFamily(Ruleset):
 
     def valid_waits(self, hand, melds) -> tuple[int, ...]:
         """The tiles that complete this 3k+1 hand into a legal win (shape and conditions)."""
-        key = (tuple(hand), self._melds_key(melds))
+        key = (tuple(hand), melds_key(melds))
         found = self._valid.get(key)
         if found is None:
             trial = list(hand)
