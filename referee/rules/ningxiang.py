@@ -163,8 +163,8 @@ class Ningxiang(Ruleset):
         """Does the hand hold a shaped 大胡 (NX.5 1-4), so that any pair will do?"""
         if sum(naturals) + wilds + 3 * len(melds) == 14 and self.all_jiang(naturals, melds):
             return True
-        if shapes.is_standard_win(naturals, wilds, room=room) and (
-                self.one_suit(naturals, melds) or self.all_pungs(naturals, wilds, melds, room)):
+        if (self.one_suit(naturals, melds) or self.all_pungs(naturals, wilds, melds, room)) and \
+                shapes.is_standard_win(naturals, wilds, room=room):  # (the cheap conditions first)
             return True
         return not melds and shapes.is_seven_pairs(naturals, wilds, room=room)
 
