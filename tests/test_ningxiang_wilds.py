@@ -217,3 +217,29 @@ def test_a_wild_never_stands_for_the_flipped_kings_fourth_copy():
     king = T.parse("7m")[0]
     hand = T.counts(T.parse("777m123p456p789s5s6m"))  # the wild can only pair the 5s, not a 4th 7m
     assert referee_wins(hand, [], RULES.wilds_of(king), king) == oracle_wins(hand, [], RULES.wilds_of(king), king)
+
+
+@st.composite
+def pung_hands(draw):
+    """(naturals, wild count, room): 14 tiles from a few kinds, so that pungs and pairs are common."""
+    wilds = draw(st.integers(0, 3))
+    pool = draw(st.lists(st.sampled_from(SUITED), min_size=1, max_size=6, unique=True))
+    naturals = [0] * T.KINDS
+    for t in draw(st.lists(st.sampled_from(pool), min_size=14 - wilds, max_size=14 - wilds)):
+        naturals[t] += 1
+    room = [draw(st.sampled_from((2, 3, 4, 4))) if t in pool else 4 for t in range(T.KINDS)]
+    return naturals, wilds, room
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(pung_hands())
+def test_all_pungs_matches_the_substitution_oracle(case):
+    """碰碰胡 (NX.5): some placing of the wilds, within room, makes pungs and one pair."""
+    naturals, wilds, room = case
+    free = next(t for t in SUITED if not naturals[t] and room[t] == 4)  # any such kind does as well
+    kinds = [t for t in SUITED if naturals[t]] + [free]
+    expected = any(
+        all(trial[t] <= room[t] for t in SUITED) and sets_and_pair(tuple(trial), ANY, True)
+        for stand_ins in combinations_with_replacement(kinds, wilds)
+        for trial in [[c + stand_ins.count(t) for t, c in enumerate(naturals)]])
+    assert RULES.all_pungs(naturals, wilds, [], room) == expected, (T.format_counts(naturals), wilds)

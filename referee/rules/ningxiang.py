@@ -33,6 +33,10 @@ SMALL_HAND = Pattern("平胡", "small hand", SMALL, lambda v: True)
 FENG_DONG = "封东"  # the lock a 封东 seat is under: draw and discard only, no win
 ALL_FENG_DONG = "all four 封东"
 
+_UP_TO_3 = bytes(range(4))
+_HELD = bytes([0] + [1] * 255)
+_BELOW_3 = bytes([1, 1, 1] + [0] * 253)
+
 
 class Ningxiang(Ruleset):
     name = "ningxiang"
@@ -139,18 +143,19 @@ class Ningxiang(Ruleset):
     @staticmethod
     def all_pungs(naturals: list[int], wilds: int, melds: list[Meld], room=None) -> bool:
         """碰碰胡: a pair and pungs only, melds included (wilds complete pungs or the pair)."""
-        if any(m.kind == CHI for m in melds) or (sum(naturals) + wilds) % 3 != 2:
-            return False
-        room = room or (4,) * len(naturals)
-        fill = [3 - c if c <= 3 and room[t] >= 3 else None for t, c in enumerate(naturals)]
-        if any(f is None for c, f in zip(naturals, fill) if c):
-            return False
-        pungs = sum(f for c, f in zip(naturals, fill) if c)
-        best = pungs + 2  # a pair of wilds
-        for t, c in enumerate(naturals):
-            if c in (1, 2):
-                best = min(best, pungs - fill[t] + 2 - c)
-        return best <= wilds
+        counts = bytes(naturals)
+        size = sum(counts)
+        if any(m.kind == CHI for m in melds) or (size + wilds) % 3 != 2 or counts.translate(None, _UP_TO_3):
+            return False  # (four of a kind is no pung and a pair)
+        held = counts.translate(_HELD)
+        pungs = 3 * held.count(1) - size  # wilds filling every kind held to a pung
+        if room is not None and int.from_bytes(held) & int.from_bytes(bytes(room).translate(_BELOW_3)):
+            # A kind held with no room for a pung can only be the pair, and only one kind can.
+            cramped = [t for t, c in enumerate(naturals) if c and room[t] < 3]
+            t = cramped[0]
+            return len(cramped) == 1 and naturals[t] <= 2 <= room[t] and pungs - 1 <= wilds
+        # One kind held once or twice is the pair, one wild fewer; else two wilds are the pair.
+        return (pungs - 1 if counts.count(1) or counts.count(2) else pungs + 2) <= wilds
 
     @staticmethod
     def all_jiang(naturals: list[int], melds: list[Meld]) -> bool:
