@@ -9,6 +9,8 @@ calls again. 封东, 海底漫游, 小胡 2 / 大胡 7n per payer doubled by eac
 """
 from __future__ import annotations
 
+from operator import itemgetter
+
 from referee import actions as A
 from referee import shapes
 from referee import tiles as T
@@ -33,6 +35,7 @@ SMALL_HAND = Pattern("平胡", "small hand", SMALL, lambda v: True)
 FENG_DONG = "封东"  # the lock a 封东 seat is under: draw and discard only, no win
 ALL_FENG_DONG = "all four 封东"
 
+_NOT_JIANG = itemgetter(*(t for t in range(T.KINDS) if t not in JIANG))  # a hand's counts of the other kinds
 _UP_TO_3 = bytes(range(4))
 _HELD = bytes([0] + [1] * 255)
 _BELOW_3 = bytes([1, 1, 1] + [0] * 253)
@@ -162,7 +165,7 @@ class Ningxiang(Ruleset):
         """将将胡 needs every natural tile, melds included, to be a 2/5/8, and no 吃."""
         if any(m.kind == CHI for m in melds):
             return False
-        return all(not c or t in JIANG for t, c in enumerate(naturals)) and all(m.tile in JIANG for m in melds)
+        return not any(_NOT_JIANG(naturals)) and all(m.tile in JIANG for m in melds)
 
     def has_big_hand(self, naturals: list[int], wilds: int, melds: list[Meld], room=None) -> bool:
         """Does the hand hold a shaped 大胡 (NX.5 1-4), so that any pair will do?"""
