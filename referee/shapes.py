@@ -1083,15 +1083,9 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     trying tiles, except under a room restriction.
     """
     b = _as_bytes(counts, wilds)
-    allowed = _ALL_MASKS if kinds is None else _kind_masks(kinds)
+    allowed = _kind_masks(kinds)
     caps = None if room is None else _binding_room(b, room, wilds + 1)  # (room that cannot bind changes nothing)
-    if caps is None and pair_kinds is None:
-        try:
-            masks = _fast_wait_masks(b, wilds, allowed)  # the usual case, straight from the tables
-        except _NeedExact:
-            masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
-    else:
-        masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
+    masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
     if (seven_pairs or thirteen_orphans) and sum(b) + wilds == 13:
         if seven_pairs:
             extra = _seven_pairs_wait_masks(b, wilds, caps, allowed)

@@ -230,22 +230,17 @@ class Ruleset:
               room: list[int] | None = None) -> tuple[int, ...]:
         """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check): natural kinds
         from the shape tables, and any wild kind whose copy would complete it as a wildcard."""
-        if not wilds:  # the hot path: one bytes copy of the hand, checked and read by the tables
-            counts = bytes(hand)
-            if counts.translate(None, self._counts_held):
-                return ()  # a logged fifth copy (already a violation) waits on nothing
-            concealed = not melds
-            return shapes.hand_waits(counts, 0, room=room, seven_pairs=self.seven_pairs and concealed,
-                                     thirteen_orphans=self.thirteen_orphans and concealed,
-                                     orphan_pair_kinds=self.orphan_pair_kinds() if concealed else None,
-                                     kinds=self.kind_set)
-        if max(hand) > self.copies:
-            return ()
-        naturals, count = self.split_wilds(hand, wilds)
+        counts = bytes(hand)  # read by the tables as it is when there are no wilds
+        if counts.translate(None, self._counts_held):
+            return ()  # a logged fifth copy (already a violation) waits on nothing
+        naturals, count = self.split_wilds(counts, wilds)
         concealed = not melds
         found = shapes.hand_waits(naturals, count, room=room, seven_pairs=self.seven_pairs and concealed,
                                   thirteen_orphans=self.thirteen_orphans and concealed,
-                                  orphan_pair_kinds=self.orphan_pair_kinds(), kinds=self.kind_set)
+                                  orphan_pair_kinds=self.orphan_pair_kinds() if concealed else None,
+                                  kinds=self.kind_set)
+        if not wilds:
+            return found
         if not found:
             return ()  # a wild's copy stands for some tile: if none completes the hand, neither does it
         return self.with_wild_waits(found, hand, melds, wilds, room)
@@ -255,15 +250,15 @@ class Ruleset:
         `found`: tiles that complete the hand as naturals."""
         waits = [t for t in found if t not in wilds]
         open_kinds = [t for t in sorted(wilds & self.kind_set) if hand[t] < self.copies]
-        if open_kinds:
+        if open_kinds and not found:
             # A copy of any wild kind is one more wildcard (is_win sees a hand only through
             # split_wilds and its largest count): one trial answers for every such kind. When a
-            # natural tile completes the hand, the wildcard standing for it does too.
+            # natural tile completes the hand, the wildcard standing for it does too: no trial.
             trial = list(hand)
             trial[open_kinds[0]] += 1
-            if found or self.is_win(trial, melds, wilds, room):
-                waits += open_kinds
-        return tuple(sorted(waits))
+            if not self.is_win(trial, melds, wilds, room):
+                open_kinds = []
+        return tuple(sorted(waits + open_kinds))
 
     def ready_candidates(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> set[int]:
         """Kinds whose discard might leave this 3k+2 hand ready: a superset of the true ones,
