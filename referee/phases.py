@@ -9,6 +9,7 @@ declarations from several seats (`declare`) and is resolved by the event that fo
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from referee import actions as A
 from referee import tiles as T
@@ -49,13 +50,19 @@ class Phase:
         return A.to_event(seat, action, getattr(self, "tile", None))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Turn(Phase):
     seat: int
     drew: bool  # holds a freshly drawn tile (self-draw win and own kongs possible)
     replacement: bool = False  # that tile was a kong replacement
     ready_call: bool = False  # after a call that declared 听 (吃听): this turn's discard completes the declaration
     name = "turn"
+
+    @staticmethod
+    @cache
+    def of(seat: int, drew: bool, replacement: bool = False, ready_call: bool = False) -> Turn:
+        """The phase, shared: a value with 32 possibilities is not built anew at every draw."""
+        return Turn(seat, drew, replacement, ready_call)
 
     def on_event(self, replay, kind, event):
         replay.on_turn(kind, event, self)
@@ -70,11 +77,17 @@ class Turn(Phase):
         return f"seat {self.seat} is to act"
 
 
-@dataclass
+@dataclass(frozen=True)
 class DrawDue(Phase):
     seat: int
     replacement: bool
     name = "draw"
+
+    @staticmethod
+    @cache
+    def of(seat: int, replacement: bool) -> DrawDue:
+        """The phase, shared (see Turn.of)."""
+        return DrawDue(seat, replacement)
 
     def on_event(self, replay, kind, event):
         replay.on_draw_due(kind, event, self)

@@ -10,11 +10,13 @@ settlement is not recomputed, so one fault gives one finding.
 """
 from __future__ import annotations
 
+from functools import partial
+
 from referee import actions as A
 from referee import offers
 from referee import tiles as T
 from referee.codes import CODES
-from referee.legal import Legality
+from referee.legal import DISCARD_OF, Legality
 from referee.phases import Claim, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
 from referee.outcome import CallInfo, KongInfo, Outcome, WinInfo
@@ -43,6 +45,7 @@ FROM_CODE = T.FROM_CODE
 PASS = A.Action(A.PASS)
 DEAL_ORDER = tuple(tuple(deal_seats(dealer)) for dealer in range(4))
 OTHERS = tuple(tuple((seat + k) % 4 for k in (1, 2, 3)) for seat in range(4))  # in play order
+NEXT = tuple((seat + 1) % 4 for seat in range(4))
 NOBODY: frozenset[int] = frozenset()  # the seats whose claim took effect, when nobody claimed
 CLAIMS = frozenset(("pass", "win", "pon", "kong", "chi"))  # events that declare in a claim window
 PLAIN = frozenset(("draw", "pass", "pon"))  # kinds with no enum, never a declaration: checked in the phase
@@ -73,6 +76,7 @@ class Replay:
         self.legality: Legality | None = None
         self.outcome = Outcome(dealer=record.dealer, draws_before=record.match_state.consecutive_draws)
         self.phase: Phase | None = None
+        self.quiet = False  # take the usual events without the dispatch (set at the deal)
 
     # -- findings ---------------------------------------------------------------------------
     def flag(self, code: str, seat: int | None, detail: str, fatal: bool = False, index: int | None = -2) -> None:
@@ -94,9 +98,9 @@ class Replay:
     @staticmethod
     def _tiles(codes, where) -> list[int]:
         """Tile indices of proto codes; `where(position)` names the place of an impossible one."""
-        tiles = [FROM_CODE.get(code, UNKNOWN) for code in codes]
-        if UNKNOWN in tiles:
-            at = tiles.index(UNKNOWN)
+        tiles = list(map(FROM_CODE.get, codes))
+        if None in tiles:
+            at = tiles.index(None)
             raise Unreplayable(f"{where(at)} holds impossible tile code {codes[at]}")
         return tiles
 
@@ -145,6 +149,8 @@ class Replay:
 
     def _check_counts(self, counts: list[int], where: str) -> None:
         kinds = self.rules.kind_set
+        if max(counts) <= self.rules.copies and len(kinds) == T.KINDS:
+            return  # (the usual answer, without a look at each kind)
         for t, c in enumerate(counts):
             if c > self.rules.copies or (c and t not in kinds):
                 allowed = self.rules.copies if t in kinds else 0
@@ -167,13 +173,17 @@ class Replay:
     def begin(self) -> None:
         """Deal; the dealer then acts on its 14th tile as on a draw."""
         self.table = self._deal()
+        self.live = partial(self.rules.wall_end.live, self.table.wall)  # asked several times an event
         self.legality = Legality(self.table, self.rules, self.live, lambda: self.phase)
         rules = self.rules
         # Hooks the ruleset leaves as the base has them are not called on every draw.
         self._drawn_wild = type(rules).drawn_wild_wins is not Ruleset.drawn_wild_wins
         self._moves_matter = type(rules.missed_win).moved is not NoMissedWinRule.moved
+        # The quiet moves (quiet_draw, quiet_discard) skip the layers between an event and its
+        # handler where they change nothing: there is no trace to note and no offer to judge.
+        self.quiet = not self.trace and not self.offers and "discard" not in rules.declarations
         self.rules.wilds.at_deal(self.table)
-        self.phase = Turn(self.table.dealer, drew=True)
+        self.phase = Turn.of(self.table.dealer, drew=True)
         self.wilds_changed()
 
     @property
@@ -182,6 +192,8 @@ class Replay:
 
     def step(self, event: pb.Event) -> None:
         kind = event.WhichOneof("kind")
+        if self.quiet and (kind == "draw" and self.quiet_draw(event) or kind == "discard" and self.quiet_discard(event)):
+            return
         if kind not in PLAIN:
             self.screen(kind, event)
             if kind == "auto_play" or (kind in self.rules.declarations and not isinstance(self.phase, Ended)
@@ -287,6 +299,7 @@ class Replay:
         return t
 
     def live(self) -> int:
+        """Tiles a normal draw may still take (replaced by a partial at the deal)."""
         return self.rules.wall_end.live(self.table.wall)
 
     def wilds_changed(self) -> None:
@@ -313,6 +326,40 @@ class Replay:
 
     def hand_after_kong(self, seat: int, tile: int, from_hand: int):
         return self.legality.hand_after_kong(seat, tile, from_hand)
+
+    # -- quiet moves: the usual events, taken without the dispatch --------------------------------
+    def quiet_draw(self, event: pb.Event) -> bool:
+        """The next seat's draw after a discard nobody declared on and nobody waits on: the
+        window closes with nothing to check (close_claim) and the draw is due (due_draw). False
+        when the event is anything else: the phases take it."""
+        phase = self.phase
+        if type(phase) is not Claim or phase.declared:
+            return False
+        seat, tile, waits = NEXT[phase.discarder], phase.tile, self.legality.waits
+        if event.seat != seat:
+            return False
+        first, second, third = OTHERS[phase.discarder]
+        if tile in waits(first) or tile in waits(second) or tile in waits(third):
+            return False
+        self.due_draw(seat)
+        if self.phase is DrawDue.of(seat, False):
+            self.draw(seat, event, False, self.live())
+        else:  # a part's step comes first (a 宝 flip, the 海底 offer): the phase takes the event
+            self.dispatch("draw", event)
+        return True
+
+    def quiet_discard(self, event: pb.Event) -> bool:
+        """A plain discard by the seat to act, of a tile that exists, when the drawn tile does not
+        win (so no 漏胡 to check): what on_turn would do, without the dispatch. False otherwise."""
+        phase, discard = self.phase, event.discard
+        if type(phase) is not Turn or event.seat != phase.seat or discard.ready or phase.ready_call or \
+                phase.drew and self.drawn_tile_wins:
+            return False
+        tile = FROM_CODE.get(discard.tile)
+        if tile is None or tile not in self.rules.kind_set:
+            return False
+        self.discard(phase.seat, DISCARD_OF[tile], phase)
+        return True
 
     # -- the active seat's turn ---------------------------------------------------------------
     def turn_action(self, kind: str, event: pb.Event, phase: Turn) -> A.Action:
@@ -352,14 +399,17 @@ class Replay:
         if phase.drew and self.drawn_tile_wins and action.kind != A.SELF_WIN:
             self.check_missed_win(seat, A.Action(A.SELF_WIN, self.table.seats[seat].drawn), phase)
         if action.kind in A.DISCARDS:
-            self.flag_issue(legality.why_not_discard(seat, action), seat)
-            self.apply_discard(seat, action, phase.replacement)
+            self.discard(seat, action, phase)
         elif action.kind == A.SELF_WIN:
             self.flag_issue(legality.why_not_self_win(seat, phase), seat, fatal=True)
             self.apply_self_win(seat, phase)
         else:
             self.flag_issue(legality.why_not_own_kong(seat, action, phase), seat)
             self.apply_own_kong(seat, action)
+
+    def discard(self, seat: int, action: A.Action, phase: Turn) -> None:
+        self.flag_issue(self.legality.why_not_discard(seat, action), seat)
+        self.apply_discard(seat, action, phase.replacement)
 
     def note_decision(self, seat: int, window: str, phase, taken: A.Action) -> None:
         if self.trace:
@@ -627,11 +677,11 @@ class Replay:
                     s.hand[t] -= 1
             s.melds.append(Meld(CHI, call.tile, phase.discarder, claimed_tile=tile))
             # 吃听: the discard that follows declares 听 (and fixes the waits).
-            self.phase = Turn(seat, drew=False, ready_call=call.kind == A.CHI_READY)
+            self.phase = Turn.of(seat, drew=False, ready_call=call.kind == A.CHI_READY)
         elif call.kind == A.PON:
             s.hand[tile] = max(0, s.hand[tile] - 2)
             s.melds.append(Meld(PON, tile, phase.discarder, claimed_tile=tile))
-            self.phase = Turn(seat, drew=False)
+            self.phase = Turn.of(seat, drew=False)
         else:
             s.hand[tile] = max(0, s.hand[tile] - 3)
             s.melds.append(Meld(KONG, tile, phase.discarder, EXPOSED, claimed_tile=tile))
@@ -702,10 +752,13 @@ class Replay:
             what = "its kong replacement" if phase.replacement else "a tile"
             self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {phase.seat} is to "
                       f"draw {what}", fatal=True)
-        self.draw(phase.seat, event, phase.replacement)
+        self.draw(phase.seat, event, phase.replacement, live)
 
-    def draw(self, seat: int, event: pb.Event, replacement: bool) -> None:
-        live, table, draw = self.live(), self.table, event.draw
+    def draw(self, seat: int, event: pb.Event, replacement: bool, live: int | None = None) -> None:
+        """Take the seat's draw (`live`: the live count before it, if the caller has it)."""
+        table, draw = self.table, event.draw
+        if live is None:
+            live = self.live()
         if draw.replacement != replacement:
             due = "a kong replacement from the back" if replacement else "a normal draw from the front"
             self.flag("DRAW_MISMATCH", seat, f"seat {seat}'s draw is logged as the other kind; {due} was due")
@@ -724,7 +777,7 @@ class Replay:
         if self._moves_matter:
             self.rules.missed_win.moved(s)
         self.drawn_tile_wins = wins or self._drawn_wild and self.rules.drawn_wild_wins(self.view, seat, tile)
-        self.phase = Turn(seat, True, replacement)
+        self.phase = Turn.of(seat, True, replacement)
 
     def take_tile(self, seat: int, draw: pb.Draw, replacement: bool) -> int:
         """The drawn tile: the logged one, checked against the wall (or counted when there is none)."""

@@ -31,7 +31,7 @@ class TailReplacement:
         return None
 
     def after_kong(self, replay, seat: int) -> Phase:
-        return DrawDue(seat, replacement=True)
+        return DrawDue.of(seat, True)
 
 
 class Dashai:

@@ -19,7 +19,7 @@ class PlayToTheEnd:
 
     def draw_phase(self, replay, seat: int) -> Phase:
         """The phase when a normal draw is due."""
-        return DrawDue(seat, replacement=False)
+        return DrawDue.of(seat, False)
 
     def ron_forbidden(self, drawn_live: int | None) -> bool:
         """Is a discard made after a draw that left `drawn_live` live tiles no 点炮?"""
@@ -53,7 +53,7 @@ class HaidiRoaming(PlayToTheEnd):
     def draw_phase(self, replay, seat: int) -> Phase:
         if replay.live() == 1:
             return HaidiOffer(seat, seat)
-        return DrawDue(seat, replacement=False)
+        return DrawDue.of(seat, False)
 
 
 @dataclass
@@ -68,7 +68,7 @@ class HaidiOffer(Phase):
                         f"to seat {self.seat}", fatal=True)
         if kind == "draw" or event.haidi.accepted:
             replay.table.haidi_taker = self.seat
-            replay.phase = DrawDue(self.seat, replacement=False)
+            replay.phase = DrawDue.of(self.seat, False)
             if kind == "draw":  # a platform that logs only the draw: taking it is accepting it
                 replay.draw(self.seat, event, False)
             return

@@ -1,0 +1,61 @@
+"""The quiet moves (`Replay.quiet_draw`, `Replay.quiet_discard`) against the dispatch they skip.
+
+They take the usual draw and discard without the phases' layers. With them turned off, every
+verdict must stay the same: simulated hands of every ruleset, and those hands with each fault
+kind injected (a tampered draw, a discard not held, an event out of turn, a missed win, ...),
+so that every way out of a quiet move is taken as well.
+"""
+import pytest
+
+from referee import records
+from referee.faults import FAULT_KINDS, Analysis, fault_rng, inject_one
+from referee.referee import Replay
+from referee.rules import RULESETS, get_ruleset
+from referee.simulate import simulate_hand
+from referee.verify import verify_bytes
+
+HANDS = 12
+SEED = 5
+
+
+def corpus(name: str) -> list[bytes]:
+    """Simulated hands, then for each fault kind the first of them it can be injected into."""
+    rules = get_ruleset(name)
+    clean = [simulate_hand(rules, {}, SEED, i)[0] for i in range(HANDS)]
+    analyses = [Analysis(record, rules) for record in clean]
+    faulty = []
+    for kind_name, kind in sorted(FAULT_KINDS.items()):
+        for index, (record, analysis) in enumerate(zip(clean, analyses)):
+            injected = inject_one(kind, record, rules, fault_rng(kind_name, SEED, index), analysis)
+            if injected is not None:
+                faulty.append(injected)
+                break
+    return [records.to_binary(r) for r in clean + faulty]
+
+
+def verdicts(payloads: list[bytes]) -> list[dict]:
+    return [verify_bytes(p).to_json() for p in payloads]
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_quiet_moves_change_no_verdict(name, monkeypatch):
+    payloads = corpus(name)
+    assert len(payloads) > HANDS + 20  # most fault kinds found a place
+    taken = []
+    original_draw, original_discard = Replay.quiet_draw, Replay.quiet_discard
+
+    def counted(original):
+        def quiet(self, event):
+            took = original(self, event)
+            taken.append(took)
+            return took
+        return quiet
+
+    monkeypatch.setattr(Replay, "quiet_draw", counted(original_draw))
+    monkeypatch.setattr(Replay, "quiet_discard", counted(original_discard))
+    quiet = verdicts(payloads)
+    assert taken.count(True) > 20 * HANDS  # most draws and discards were quiet
+    assert taken.count(False) > HANDS  # and some were not
+    monkeypatch.setattr(Replay, "quiet_draw", lambda self, event: False)
+    monkeypatch.setattr(Replay, "quiet_discard", lambda self, event: False)
+    assert verdicts(payloads) == quiet
