@@ -17,6 +17,7 @@ from referee.state import CONCEALED, KONG, PON, Meld, TableView, melds_key
 # hand in notation) is a function, written only when the issue becomes a finding.
 Issue = tuple[str, str] | None
 DISCARD_OF = tuple(A.Action(A.DISCARD, t) for t in range(T.KINDS))
+UNKNOWN_WAITS = (-1, ())  # (version, waits) of a seat not looked at yet: no seat's version is -1
 
 
 class Legality:
@@ -25,7 +26,7 @@ class Legality:
         self.live = live  # () -> live tiles
         self.phase = phase  # () -> the current phase
         self.view = TableView(self)
-        self._waits: list[tuple | None] = [None] * 4  # per seat: (version, waits)
+        self._waits: list[tuple] = [UNKNOWN_WAITS] * 4  # per seat: (version, waits)
         self._hand_waits: dict[tuple, tuple[int, ...]] = {}  # (hand, melds) -> waits
         self._rooms: dict[tuple, list[int]] = {}  # melds -> room
         # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
@@ -68,7 +69,7 @@ class Legality:
         for on every other seat's discard); a draw then a discard of it finds them remembered."""
         s = self.table.seats[seat]
         cached = self._waits[seat]
-        if cached is not None and cached[0] == s.version:
+        if cached[0] == s.version:
             return cached[1]  # untouched since: the usual case for the three seats not acting
         found = self.waits_of_hand(s.hand, s.melds)
         self._waits[seat] = (s.version, found)
@@ -76,7 +77,7 @@ class Legality:
 
     def forget_waits(self) -> None:
         """The wilds (or the copies out of play) changed: every cached wait and room is stale."""
-        self._waits = [None] * 4
+        self._waits = [UNKNOWN_WAITS] * 4
         self._hand_waits = {}
         self._rooms = {}
 

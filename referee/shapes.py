@@ -284,7 +284,7 @@ def _pair_bits(pair_kinds: Iterable[int] | None) -> int:
 _KIND_MASKS: dict = {}
 
 
-def _kind_masks(kinds: Iterable[int] | None) -> tuple[int, int, int, int]:
+def kind_masks(kinds: Iterable[int] | None) -> tuple[int, int, int, int]:
     """Per part (3 suits, honors), the bitmask of kinds allowed by `kinds`."""
     if kinds is None:
         return _ALL_MASKS
@@ -836,6 +836,7 @@ def clear_caches() -> None:
     _PAIR_BITS.clear()
     _LOW_ROOM.clear()
     _READINGS.clear()
+    _DROPS.clear()
 
 
 # ---------------------------------------------------------------------------------------
@@ -991,11 +992,11 @@ def standard_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     caps = _binding_room(b, room, wilds + 1)
     if caps is None and pair_kinds is None:
         try:
-            m = _fast_wait_masks(b, wilds, _ALL_MASKS if kinds is None else _kind_masks(kinds))
+            m = _fast_wait_masks(b, wilds, _ALL_MASKS if kinds is None else kind_masks(kinds))
             return _SUIT_TUPLES[0][m[0]] + _SUIT_TUPLES[1][m[1]] + _SUIT_TUPLES[2][m[2]] + _HONOR_TUPLES[m[3]]
         except _NeedExact:
             pass
-    return _kinds_of(_standard_wait_masks(b, wilds, caps, pair_kinds, _kind_masks(kinds)))
+    return _kinds_of(_standard_wait_masks(b, wilds, caps, pair_kinds, kind_masks(kinds)))
 
 
 def _standard_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed) -> Sequence[int]:
@@ -1083,19 +1084,39 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     trying tiles, except under a room restriction.
     """
     b = _as_bytes(counts, wilds)
-    allowed = _kind_masks(kinds)
+    allowed = kind_masks(kinds)
     caps = None if room is None else _binding_room(b, room, wilds + 1)  # (room that cannot bind changes nothing)
     masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
-    if (seven_pairs or thirteen_orphans) and sum(b) + wilds == 13:
-        if seven_pairs:
-            extra = _seven_pairs_wait_masks(b, wilds, caps, allowed)
-            if extra is not None:
-                masks = [m | x for m, x in zip(masks, extra)]
-        if thirteen_orphans:
-            extra = _orphan_wait_masks(b, wilds, caps, orphan_pair_kinds, allowed)
-            if extra is not None:
-                masks = [m | x for m, x in zip(masks, extra)]
+    if seven_pairs or thirteen_orphans:
+        masks = _with_special_masks(masks, b, wilds, caps, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
     return _SUIT_TUPLES[0][masks[0]] + _SUIT_TUPLES[1][masks[1]] + _SUIT_TUPLES[2][masks[2]] + _HONOR_TUPLES[masks[3]]
+
+
+def natural_waits(b: bytes, allowed: Sequence[int], seven_pairs: bool = False, thirteen_orphans: bool = False,
+                  orphan_pair_kinds: Iterable[int] | None = None) -> tuple[int, ...]:
+    """hand_waits of a hand with no wilds and no room limit, given as the bytes of its 34 counts,
+    which the caller has checked are 0..4; `allowed` is kind_masks(kinds). The hot path of the
+    rule books without wildcards: no validation, no keywords to sort out."""
+    masks = _standard_wait_masks(b, 0, None, None, allowed)
+    if seven_pairs or thirteen_orphans:
+        masks = _with_special_masks(masks, b, 0, None, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
+    return _SUIT_TUPLES[0][masks[0]] + _SUIT_TUPLES[1][masks[1]] + _SUIT_TUPLES[2][masks[2]] + _HONOR_TUPLES[masks[3]]
+
+
+def _with_special_masks(masks, b: bytes, wilds: int, caps: bytes | None, allowed, seven_pairs: bool,
+                        thirteen_orphans: bool, orphan_pair_kinds) -> Sequence[int]:
+    """The standard wait masks plus the seven-pairs and thirteen-orphans waits, where enabled."""
+    if sum(b) + wilds != 13:
+        return masks
+    if seven_pairs:
+        extra = _seven_pairs_wait_masks(b, wilds, caps, allowed)
+        if extra is not None:
+            masks = [m | x for m, x in zip(masks, extra)]
+    if thirteen_orphans:
+        extra = _orphan_wait_masks(b, wilds, caps, orphan_pair_kinds, allowed)
+        if extra is not None:
+            masks = [m | x for m, x in zip(masks, extra)]
+    return masks
 
 
 def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
@@ -1110,14 +1131,12 @@ def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:
     """The standard cost of b less one tile, for each kind held, in kind order; with a
     bound, a part none of whose discards can cost `bound` or less is skipped.
 
-    Only the part holding the discard changes: a suit's table position drops by 5**rank (two
-    table reads), and the honors are recounted.
+    Only the part holding the discard changes: each part's costs less each of its tiles are
+    remembered per part (_drops), and combined with the other parts' costs as they stand.
     """
-    c0s, c2s = _C0, _C2
-    index = [_suit_index(b[lo:lo + 9]) for lo in (0, 9, 18)]
-    h0, h2 = _honor_costs(b[27:34])
-    sets = [c0s[i] for i in index] + [h0]  # C0 per part
-    pair_extra = [c2s[i] - c0s[i] for i in index] + [h2 - h0]  # C2 - C0 per part
+    parts = (_drops(b[0:9]), _drops(b[9:18]), _drops(b[18:27]), _drops(b[27:34]))
+    sets = [p[0] for p in parts]  # C0 per part
+    pair_extra = [p[1] - p[0] for p in parts]  # C2 - C0 per part
     total = sum(sets)
     found = {}
     for q in range(4):
@@ -1125,21 +1144,33 @@ def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:
         pair = min(pair_extra[:q] + pair_extra[q + 1:])  # the cheapest pair among them
         if bound is not None and base + min(pair, 0) > bound:
             continue  # part q's own costs are never negative: no discard from it can do
-        if q < 3:
-            lo, i = 9 * q, index[q]
-            for r in range(9):
-                if b[lo + r]:
-                    j = i - _POW5[r]
-                    cost = base + min(c0s[j] + pair, c2s[j])
-                    found[lo + r] = cost if cost < _IMP else IMPOSSIBLE
-        else:
-            h = b[27:34]
-            for r in range(7):
-                if h[r]:
-                    c0, c2 = _honor_costs(h[:r] + bytes((h[r] - 1,)) + h[r + 1:])
-                    cost = base + min(c0 + pair, c2)
-                    found[27 + r] = cost if cost < _IMP else IMPOSSIBLE
+        lo = 9 * q
+        for r, c0, c2 in parts[q][2]:
+            cost = base + min(c0 + pair, c2)
+            found[lo + r] = cost if cost < _IMP else IMPOSSIBLE
     return found
+
+
+_DROPS: dict[bytes, tuple] = {}  # a part's counts -> (C0, C2, ((rank, C0, C2) less one of each rank held))
+_DROPS_LIMIT = 50_000
+
+
+def _drops(part: bytes) -> tuple:
+    """(C0, C2) of a part (9 suit counts or 7 honor counts), and the same for the part less one
+    tile of each rank it holds: remembered, since the same suits come back hand after hand."""
+    got = _DROPS.get(part)
+    if got is None:
+        if len(part) == 9:
+            i = _suit_index(part)
+            less = tuple((r, _C0[i - _POW5[r]], _C2[i - _POW5[r]]) for r in range(9) if part[r])
+            got = (_C0[i], _C2[i], less)
+        else:
+            less = tuple((r, *_honor_costs(part[:r] + bytes((part[r] - 1,)) + part[r + 1:])) for r in range(7) if part[r])
+            got = (*_honor_costs(part), less)
+        if len(_DROPS) >= _DROPS_LIMIT:
+            _DROPS.clear()
+        _DROPS[part] = got
+    return got
 
 
 _POW5 = tuple(5 ** r for r in range(9))
@@ -1171,7 +1202,7 @@ def waits(counts: Counts, wilds: int = 0, win: WinPredicate = is_standard_win,
     """
     b = _as_bytes(counts, wilds)
     if win is is_standard_win:
-        return _kinds_of(_standard_wait_masks(b, wilds, None, None, _kind_masks(kinds)))
+        return _kinds_of(_standard_wait_masks(b, wilds, None, None, kind_masks(kinds)))
     return _generic_waits(counts, wilds, win, kinds, first_only=False)
 
 
@@ -1180,7 +1211,7 @@ def is_tenpai(counts: Counts, wilds: int = 0, win: WinPredicate = is_standard_wi
     """True when at least one tile completes the hand (see waits)."""
     b = _as_bytes(counts, wilds)
     if win is is_standard_win:
-        return any(_standard_wait_masks(b, wilds, None, None, _kind_masks(kinds)))
+        return any(_standard_wait_masks(b, wilds, None, None, kind_masks(kinds)))
     return bool(_generic_waits(counts, wilds, win, kinds, first_only=True))
 
 

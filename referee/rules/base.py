@@ -105,6 +105,7 @@ class Ruleset:
             self.values[key] = known[key].parse(text)
         self.kind_set = frozenset(self.tile_kinds)
         self._counts_held = bytes(range(self.copies + 1))  # the counts a hand may hold of a kind
+        self._allowed = shapes.kind_masks(self.kind_set)
         self.configure()
         self.declarations = {kind: part.on_event for part in (self.wilds, self.ready, *self.before_play)
                              for kind in part.events}
@@ -230,11 +231,18 @@ class Ruleset:
               room: list[int] | None = None) -> tuple[int, ...]:
         """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check): natural kinds
         from the shape tables, and any wild kind whose copy would complete it as a wildcard."""
-        counts = bytes(hand)  # read by the tables as it is when there are no wilds
+        try:
+            counts = bytes(hand)  # read by the tables as it is when there are no wilds
+        except ValueError:
+            return ()  # a count below 0 is no hand: it waits on nothing
         if counts.translate(None, self._counts_held):
             return ()  # a logged fifth copy (already a violation) waits on nothing
-        naturals, count = self.split_wilds(counts, wilds)
         concealed = not melds
+        if not wilds and room is None and len(counts) == T.KINDS:
+            return shapes.natural_waits(counts, self._allowed, self.seven_pairs and concealed,
+                                        self.thirteen_orphans and concealed,
+                                        self.orphan_pair_kinds() if concealed else None)
+        naturals, count = self.split_wilds(counts, wilds)
         found = shapes.hand_waits(naturals, count, room=room, seven_pairs=self.seven_pairs and concealed,
                                   thirteen_orphans=self.thirteen_orphans and concealed,
                                   orphan_pair_kinds=self.orphan_pair_kinds() if concealed else None,

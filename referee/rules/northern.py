@@ -108,9 +108,9 @@ class BaoFamily(Ruleset):
         """摸宝: a 听 seat's own draw of the 宝 kind stands for any tile its hand waits on, so it
         always wins ("Since the hand is tenpai, this is always a win", HRB.5; DL.3.4). A wait whose
         copies are all in sight is still a wait (REC-global-1), so the 宝 may stand for it."""
-        if not self.wilds.wild_for(view, seat, tile):
-            return False
         s = view.seats[seat]
+        if not self.wilds.wild_for(view, seat, tile) or not s.hand[tile]:
+            return False  # (a drawn tile since melded into a kong is no longer the seat's to win with)
         hand = list(s.hand)
         hand[tile] -= 1
         return bool(self.valid_waits(hand, s.melds))
