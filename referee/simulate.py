@@ -263,9 +263,12 @@ class SelfPlay:
             hand[t] -= 1
             waits = len(self.replay.legality.waits_of_hand(hand, s.melds)) if cost <= 1 else 0
             hand[t] += 1
-            scored.append((cost, -waits, connectivity(hand, t), self.rng.random(), t))
-        best = min(scored)
-        return best[-1], best[0]
+            scored.append((cost, -waits, self.rng.random(), t))
+        best = min(scored)[:2]
+        # Connectivity breaks the ties of the best (cost, waits) only: it is asked of those alone.
+        _, _, tile = min((connectivity(hand, t), chance, t) for cost, waits, chance, t in scored
+                         if (cost, waits) == best)
+        return tile, best[0]
 
     def discard_costs(self, hand: list[int], open_hand: bool) -> dict[int, int]:
         """self.cost of the hand less each held kind, from one look at the hand's parts."""
@@ -403,7 +406,7 @@ class SelfPlay:
             return self.cost(hand, True) <= before and self.rng.random() < self.policy.kong
         if not any(hand):
             return False  # nothing left to discard (only after a forged call broke the tile count)
-        after = min(self.cost([c - (t == d) for t, c in enumerate(hand)], True) for d in range(T.KINDS) if hand[d])
+        after = min(self.discard_costs(hand, True).values())  # the best discard after the call
         if after < before:
             return self.rng.random() < self.policy.call
         return after == before and self.rng.random() < self.policy.even_call
