@@ -231,12 +231,9 @@ class Ruleset:
               room: list[int] | None = None) -> tuple[int, ...]:
         """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check): natural kinds
         from the shape tables, and any wild kind whose copy would complete it as a wildcard."""
-        try:
-            counts = bytes(hand)  # read by the tables as it is when there are no wilds
-        except ValueError:
-            return ()  # a count below 0 is no hand: it waits on nothing
-        if counts.translate(None, self._counts_held):
-            return ()  # a logged fifth copy (already a violation) waits on nothing
+        counts = self.counts_of(hand)  # read by the tables as it is when there are no wilds
+        if counts is None:
+            return ()
         concealed = not melds
         if not wilds and room is None and len(counts) == T.KINDS:
             return shapes.natural_waits(counts, self._allowed, self.seven_pairs and concealed,
@@ -252,6 +249,15 @@ class Ruleset:
         if not found:
             return ()  # a wild's copy stands for some tile: if none completes the hand, neither does it
         return self.with_wild_waits(found, hand, melds, wilds, room)
+
+    def counts_of(self, hand: list[int]) -> bytes | None:
+        """The hand's counts as bytes; None for a count below 0 or above the copies (a logged
+        fifth copy, already a violation): such a hand waits on nothing."""
+        try:
+            counts = bytes(hand)
+        except ValueError:
+            return None
+        return None if counts.translate(None, self._counts_held) else counts
 
     def with_wild_waits(self, found, hand, melds, wilds, room) -> tuple[int, ...]:
         """Natural waits that are not wild kinds, plus each wild kind whose copy completes the hand.

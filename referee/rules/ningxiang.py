@@ -39,6 +39,7 @@ _NOT_JIANG = itemgetter(*(t for t in range(T.KINDS) if t not in JIANG))  # a han
 _UP_TO_3 = bytes(range(4))
 _HELD = bytes([0] + [1] * 255)
 _BELOW_3 = bytes([1, 1, 1] + [0] * 253)
+_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))  # the kinds of each T.suit_of value: 万 筒 条, honors
 
 
 class Ningxiang(Ruleset):
@@ -112,7 +113,7 @@ class Ningxiang(Ruleset):
     def waits(self, hand, melds, wilds=NO_WILDS, room=None) -> tuple[int, ...]:
         """Every winning hand is a standard shape, seven pairs or all 2/5/8 (将将胡): their waits
         are the candidates, each checked against NX.5 (平胡 needs a 2/5/8 pair, a 大胡 does not)."""
-        if max(hand) > self.copies:
+        if self.counts_of(hand) is None:
             return ()
         naturals, count = self.split_wilds(hand, wilds)
         candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=self.kind_set))
@@ -179,7 +180,7 @@ class Ningxiang(Ruleset):
     @staticmethod
     def one_suit(naturals: list[int], melds: list[Meld]) -> bool:
         """清一色: every natural tile and meld in one suit (wilds stand for what is needed)."""
-        suits = {T.suit_of(t) for t, c in enumerate(naturals) if c} | {T.suit_of(m.tile) for m in melds}
+        suits = {q for q, (lo, hi) in enumerate(_PARTS) if any(naturals[lo:hi])} | {T.suit_of(m.tile) for m in melds}
         return len(suits) <= 1
 
     @staticmethod
