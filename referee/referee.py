@@ -342,7 +342,8 @@ class Replay:
         if tile in waits(first) or tile in waits(second) or tile in waits(third):
             return False
         self.due_draw(seat)
-        if self.phase is DrawDue.of(seat, False):
+        due = self.phase
+        if type(due) is DrawDue and due.seat == seat and not due.replacement:
             self.draw(seat, event, False, self.live())
         else:  # a part's step comes first (a 宝 flip, the 海底 offer): the phase takes the event
             self.dispatch("draw", event)
