@@ -2,8 +2,9 @@
 
 They take the usual draw and discard without the phases' layers. With them turned off, every
 verdict must stay the same: simulated hands of every ruleset, and those hands with each fault
-kind injected (a tampered draw, a discard not held, an event out of turn, a missed win, ...),
-so that every way out of a quiet move is taken as well.
+kind injected (a tampered draw, a discard not held, an event out of turn, a missed win, ...), and
+hands whose players let wins go without logging 过 (a seat that waits on the discard, whichever
+seat it is), so that every way out of a quiet move is taken as well.
 """
 import pytest
 
@@ -11,17 +12,20 @@ from referee import records
 from referee.faults import FAULT_KINDS, Analysis, fault_rng, inject_one
 from referee.referee import Replay
 from referee.rules import RULESETS, get_ruleset
-from referee.simulate import simulate_hand
+from referee.simulate import Policy, simulate_hand
 from referee.verify import verify_bytes
 
 HANDS = 12
+PASSING = Policy(pass_win=0.5, log_pass=0.0)  # wins let go without a logged 过: a waiting seat the draw must not skip
 SEED = 5
 
 
 def corpus(name: str) -> list[bytes]:
-    """Simulated hands, then for each fault kind the first of them it can be injected into."""
+    """Simulated hands, hands whose players often let a win go unsaid, and for each fault kind
+    the first simulated hand it can be injected into."""
     rules = get_ruleset(name)
     clean = [simulate_hand(rules, {}, SEED, i)[0] for i in range(HANDS)]
+    passing = [simulate_hand(rules, {}, SEED, i, PASSING)[0] for i in range(HANDS)]
     analyses = [Analysis(record, rules) for record in clean]
     faulty = []
     for kind_name, kind in sorted(FAULT_KINDS.items()):
@@ -30,7 +34,7 @@ def corpus(name: str) -> list[bytes]:
             if injected is not None:
                 faulty.append(injected)
                 break
-    return [records.to_binary(r) for r in clean + faulty]
+    return [records.to_binary(r) for r in clean + passing + faulty]
 
 
 def verdicts(payloads: list[bytes]) -> list[dict]:
@@ -40,7 +44,7 @@ def verdicts(payloads: list[bytes]) -> list[dict]:
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_quiet_moves_change_no_verdict(name, monkeypatch):
     payloads = corpus(name)
-    assert len(payloads) > HANDS + 20  # most fault kinds found a place
+    assert len(payloads) > 2 * HANDS + 20  # most fault kinds found a place
     taken = []
     original_draw, original_discard = Replay.quiet_draw, Replay.quiet_discard
 
