@@ -173,7 +173,8 @@ class Replay:
     def begin(self) -> None:
         """Deal; the dealer then acts on its 14th tile as on a draw."""
         self.table = self._deal()
-        self.live = partial(self.rules.wall_end.live, self.table.wall)  # asked several times an event
+        # () -> tiles a normal draw may still take; a partial, since it is asked several times an event.
+        self.live = partial(self.rules.wall_end.live, self.table.wall)
         self.legality = Legality(self.table, self.rules, self.live, lambda: self.phase)
         rules = self.rules
         # Hooks the ruleset leaves as the base has them are not called on every draw.
@@ -297,10 +298,6 @@ class Replay:
         if t not in self.rules.kind_set:
             self.flag("IMPOSSIBLE_TILE", seat, f"{T.label(t)} is not used in {self.rules.name}", fatal=True)
         return t
-
-    def live(self) -> int:
-        """Tiles a normal draw may still take (replaced by a partial at the deal)."""
-        return self.rules.wall_end.live(self.table.wall)
 
     def wilds_changed(self) -> None:
         """The wildcards were set or changed: cached waits are stale, and the dealer's dealt

@@ -992,8 +992,7 @@ def standard_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     caps = _binding_room(b, room, wilds + 1)
     if caps is None and pair_kinds is None:
         try:
-            m = _fast_wait_masks(b, wilds, _ALL_MASKS if kinds is None else kind_masks(kinds))
-            return _SUIT_TUPLES[0][m[0]] + _SUIT_TUPLES[1][m[1]] + _SUIT_TUPLES[2][m[2]] + _HONOR_TUPLES[m[3]]
+            return _kinds_of(_fast_wait_masks(b, wilds, _ALL_MASKS if kinds is None else kind_masks(kinds)))
         except _NeedExact:
             pass
     return _kinds_of(_standard_wait_masks(b, wilds, caps, pair_kinds, kind_masks(kinds)))
@@ -1084,12 +1083,8 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
     trying tiles, except under a room restriction.
     """
     b = _as_bytes(counts, wilds)
-    allowed = kind_masks(kinds)
     caps = None if room is None else _binding_room(b, room, wilds + 1)  # (room that cannot bind changes nothing)
-    masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
-    if seven_pairs or thirteen_orphans:
-        masks = _with_special_masks(masks, b, wilds, caps, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
-    return _SUIT_TUPLES[0][masks[0]] + _SUIT_TUPLES[1][masks[1]] + _SUIT_TUPLES[2][masks[2]] + _HONOR_TUPLES[masks[3]]
+    return _waits_of(b, wilds, caps, pair_kinds, kind_masks(kinds), seven_pairs, thirteen_orphans, orphan_pair_kinds)
 
 
 def natural_waits(b: bytes, allowed: Sequence[int], seven_pairs: bool = False, thirteen_orphans: bool = False,
@@ -1097,26 +1092,24 @@ def natural_waits(b: bytes, allowed: Sequence[int], seven_pairs: bool = False, t
     """hand_waits of a hand with no wilds and no room limit, given as the bytes of its 34 counts,
     which the caller has checked are 0..4; `allowed` is kind_masks(kinds). The hot path of the
     rule books without wildcards: no validation, no keywords to sort out."""
-    masks = _standard_wait_masks(b, 0, None, None, allowed)
-    if seven_pairs or thirteen_orphans:
-        masks = _with_special_masks(masks, b, 0, None, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
-    return _SUIT_TUPLES[0][masks[0]] + _SUIT_TUPLES[1][masks[1]] + _SUIT_TUPLES[2][masks[2]] + _HONOR_TUPLES[masks[3]]
+    return _waits_of(b, 0, None, None, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
 
 
-def _with_special_masks(masks, b: bytes, wilds: int, caps: bytes | None, allowed, seven_pairs: bool,
-                        thirteen_orphans: bool, orphan_pair_kinds) -> Sequence[int]:
-    """The standard wait masks plus the seven-pairs and thirteen-orphans waits, where enabled."""
-    if sum(b) + wilds != 13:
-        return masks
-    if seven_pairs:
-        extra = _seven_pairs_wait_masks(b, wilds, caps, allowed)
-        if extra is not None:
-            masks = [m | x for m, x in zip(masks, extra)]
-    if thirteen_orphans:
-        extra = _orphan_wait_masks(b, wilds, caps, orphan_pair_kinds, allowed)
-        if extra is not None:
-            masks = [m | x for m, x in zip(masks, extra)]
-    return masks
+def _waits_of(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed, seven_pairs: bool,
+              thirteen_orphans: bool, orphan_pair_kinds) -> tuple[int, ...]:
+    """hand_waits of validated bytes: the standard waits, plus the seven-pairs and thirteen-orphans
+    waits where enabled."""
+    masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
+    if (seven_pairs or thirteen_orphans) and sum(b) + wilds == 13:
+        if seven_pairs:
+            extra = _seven_pairs_wait_masks(b, wilds, caps, allowed)
+            if extra is not None:
+                masks = [m | x for m, x in zip(masks, extra)]
+        if thirteen_orphans:
+            extra = _orphan_wait_masks(b, wilds, caps, orphan_pair_kinds, allowed)
+            if extra is not None:
+                masks = [m | x for m, x in zip(masks, extra)]
+    return _kinds_of(masks)
 
 
 def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
