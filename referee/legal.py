@@ -8,6 +8,8 @@ hook, then the ready lock, then the declaration's own conditions.
 """
 from __future__ import annotations
 
+from itertools import compress
+
 from referee import actions as A
 from referee import tiles as T
 from referee.rules.base import Ruleset
@@ -17,6 +19,7 @@ from referee.state import CONCEALED, KONG, PON, Meld, TableView, melds_key
 # hand in notation) is a function, written only when the issue becomes a finding.
 Issue = tuple[str, str] | None
 DISCARD_OF = tuple(A.Action(A.DISCARD, t) for t in range(T.KINDS))
+KIND_RANGE = range(T.KINDS)
 UNKNOWN_WAITS = (-1, ())  # (version, waits) of a seat not looked at yet: no seat's version is -1
 
 
@@ -32,6 +35,7 @@ class Legality:
         # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
         self.forbids = type(rules).forbid is not Ruleset.forbid
         self.forbids_discards = self.forbids and rules.forbids_discards
+        self.discard_declares = tuple(k for k in rules.ready.declares if k in A.DISCARDS)  # 听 with a discard
 
     # -- hands ------------------------------------------------------------------------------
     def room(self, melds) -> list[int] | None:
@@ -205,27 +209,24 @@ class Legality:
     # -- legal action sets (for traces, the simulator, and explaining an illegal action) -----
     def turn_actions(self, seat: int, phase) -> list[A.Action]:
         s, rules = self.table.seats[seat], self.rules
-        legal: list[A.Action] = []
-        if self.why_not_self_win(seat, phase) is None:
-            legal.append(A.Action(A.SELF_WIN, s.drawn))
-        kongs = [A.Action(A.KONG_CONCEALED, t) for t, n in enumerate(s.hand) if n == 4] if 4 in s.hand else []
-        kongs += [A.Action(A.KONG_ADDED, t) for t in rules.added_kong_tiles(s.hand, s.melds, s.drawn)]
-        kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
-                  if rules.may_borrow_kong(self.view, seat, m.tile)]
-        legal += [a for a in kongs if self.why_not_own_kong(seat, a, phase) is None]
+        legal = [A.Action(A.SELF_WIN, s.drawn)] if self.why_not_self_win(seat, phase) is None else []
+        if s.melds or 4 in s.hand:  # a kong needs four in hand, or a meld to add to or borrow with
+            kongs = [A.Action(A.KONG_CONCEALED, t) for t, n in enumerate(s.hand) if n == 4] if 4 in s.hand else []
+            kongs += [A.Action(A.KONG_ADDED, t) for t in rules.added_kong_tiles(s.hand, s.melds, s.drawn)]
+            kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
+                      if rules.may_borrow_kong(self.view, seat, m.tile)]
+            legal += [a for a in kongs if self.why_not_own_kong(seat, a, phase) is None]
         # After a 吃听 every discard declares 听; otherwise a plain discard, or a declaration with it
         # where the hand after it may be ready (rules.ready_candidates, found without a wait search).
-        declares = (A.READY_DISCARD,) if phase.ready_call else tuple(k for k in rules.ready.declares
-                                                                       if k in A.DISCARDS)
+        declares = (A.READY_DISCARD,) if phase.ready_call else self.discard_declares
         ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
         plain = not phase.ready_call
         # A held tile is a legal plain discard unless a hook or the ready lock says no (why_not_discard).
         free = plain and not self.forbids_discards and not s.ready
-        held = [t for t, n in enumerate(s.hand) if n]
         if free and not ready:
-            legal += [DISCARD_OF[t] for t in held]
+            legal += compress(DISCARD_OF, s.hand)  # each held kind's discard
             return legal
-        for t in held:
+        for t in compress(KIND_RANGE, s.hand):
             if free or plain and self.why_not_discard(seat, DISCARD_OF[t]) is None:
                 legal.append(DISCARD_OF[t])
             if t in ready:

@@ -181,8 +181,9 @@ class Replay:
         self._drawn_wild = type(rules).drawn_wild_wins is not Ruleset.drawn_wild_wins
         self._moves_matter = type(rules.missed_win).moved is not NoMissedWinRule.moved
         # The quiet moves (quiet_draw, quiet_discard) skip the layers between an event and its
-        # handler where they change nothing: there is no trace to note and no offer to judge.
-        self.quiet = not self.trace and not self.offers and "discard" not in rules.declarations
+        # handler where they change nothing (they note the trace's decisions as the phases would);
+        # an offer is judged by the phase that takes the event.
+        self.quiet = not self.offers and "discard" not in rules.declarations
         self.rules.wilds.at_deal(self.table)
         self.phase = Turn.of(self.table.dealer, drew=True)
         self.wilds_changed()
@@ -338,6 +339,9 @@ class Replay:
         first, second, third = OTHERS[phase.discarder]
         if tile in waits(first) or tile in waits(second) or tile in waits(third):
             return False
+        if self.trace:  # each seat let the tile go (close_claim notes the same)
+            for other in (first, second, third):
+                self.note_claim_decision(other, phase, NOBODY)
         self.due_draw(seat)
         due = self.phase
         if type(due) is DrawDue and due.seat == seat and not due.replacement:
@@ -356,6 +360,8 @@ class Replay:
         tile = FROM_CODE.get(discard.tile)
         if tile is None or tile not in self.rules.kind_set:
             return False
+        if self.trace:
+            self.note_decision(phase.seat, "turn", phase, DISCARD_OF[tile])
         self.discard(phase.seat, DISCARD_OF[tile], phase)
         return True
 
@@ -412,7 +418,7 @@ class Replay:
     def note_decision(self, seat: int, window: str, phase, taken: A.Action) -> None:
         if self.trace:
             legal = tuple(map(A.label, self.legal_actions(seat, phase)))
-            self.decisions.append(Decision(self.index, seat, window, legal, str(taken)))
+            self.decisions.append(Decision(self.index, seat, window, legal, A.label(taken)))
 
     def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None) -> None:
         """A win the seat could have declared and did not: 漏胡, a violation under auto-play where
@@ -643,7 +649,7 @@ class Replay:
         """The seat's choice in a claim or rob window, at the event that logged it: a declaration
         that took effect, one a higher claim outranked, or a pass implied by the next event."""
         if self.trace:
-            action, at = phase.declared.get(seat, (A.Action(A.PASS), None))
+            action, at = phase.declared.get(seat, (PASS, None))
             if at is None and type(phase) is Claim and not self.legality.may_claim(seat, phase.tile):
                 return  # nothing to decide: the hot path of a trace skips building the legal set
             legal = tuple(map(A.label, self.legal_actions(seat, phase)))
@@ -655,7 +661,7 @@ class Replay:
                 effect = TOOK_EFFECT
             else:
                 effect = DECLARED
-            self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, str(action),
+            self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, A.label(action),
                                            effect))
 
     @staticmethod

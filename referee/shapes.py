@@ -1132,6 +1132,8 @@ def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:
     pair_extra = [p[1] - p[0] for p in parts]  # C2 - C0 per part
     total = sum(sets)
     found = {}
+    if bound is not None and total - max(sets) + min(0, *pair_extra) > bound:
+        return found  # the loop's test below fails for every part: the usual hand, far from ready
     for q in range(4):
         base = total - sets[q]  # the other parts' sets
         pair = min(pair_extra[:q] + pair_extra[q + 1:])  # the cheapest pair among them

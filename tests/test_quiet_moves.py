@@ -1,11 +1,14 @@
 """The quiet moves (`Replay.quiet_draw`, `Replay.quiet_discard`) against the dispatch they skip.
 
 They take the usual draw and discard without the phases' layers. With them turned off, every
-verdict must stay the same: simulated hands of every ruleset, and those hands with each fault
+verdict must stay the same, and with the trace on every decision it notes as well: simulated hands of every ruleset, and those hands with each fault
 kind injected (a tampered draw, a discard not held, an event out of turn, a missed win, ...), and
 hands whose players let wins go without logging 过 (a seat that waits on the discard, whichever
 seat it is), so that every way out of a quiet move is taken as well.
 """
+from dataclasses import astuple
+from functools import lru_cache
+
 import pytest
 
 from referee import records
@@ -20,7 +23,8 @@ PASSING = Policy(pass_win=0.5, log_pass=0.0)  # wins let go without a logged 过
 SEED = 5
 
 
-def corpus(name: str) -> list[bytes]:
+@lru_cache(maxsize=None)
+def corpus(name: str) -> tuple[bytes, ...]:
     """Simulated hands, hands whose players often let a win go unsaid, and for each fault kind
     the first simulated hand it can be injected into."""
     rules = get_ruleset(name)
@@ -34,15 +38,17 @@ def corpus(name: str) -> list[bytes]:
             if injected is not None:
                 faulty.append(injected)
                 break
-    return [records.to_binary(r) for r in clean + passing + faulty]
+    return tuple(records.to_binary(r) for r in clean + passing + faulty)
 
 
-def verdicts(payloads: list[bytes]) -> list[dict]:
-    return [verify_bytes(p).to_json() for p in payloads]
+def verdicts(payloads, trace: bool) -> list[tuple]:
+    return [(v.to_json(), [astuple(d) for d in v.decisions])
+            for v in (verify_bytes(p, trace=trace) for p in payloads)]
 
 
+@pytest.mark.parametrize("trace", [False, True], ids=["plain", "trace"])
 @pytest.mark.parametrize("name", sorted(RULESETS))
-def test_quiet_moves_change_no_verdict(name, monkeypatch):
+def test_quiet_moves_change_no_verdict(name, trace, monkeypatch):
     payloads = corpus(name)
     assert len(payloads) > 2 * HANDS + 20  # most fault kinds found a place
     taken = []
@@ -57,9 +63,11 @@ def test_quiet_moves_change_no_verdict(name, monkeypatch):
 
     monkeypatch.setattr(Replay, "quiet_draw", counted(original_draw))
     monkeypatch.setattr(Replay, "quiet_discard", counted(original_discard))
-    quiet = verdicts(payloads)
+    quiet = verdicts(payloads, trace)
     assert taken.count(True) > 20 * HANDS  # most draws and discards were quiet
     assert taken.count(False) > HANDS  # and some were not
     monkeypatch.setattr(Replay, "quiet_draw", lambda self, event: False)
     monkeypatch.setattr(Replay, "quiet_discard", lambda self, event: False)
-    assert verdicts(payloads) == quiet
+    assert verdicts(payloads, trace) == quiet
+    if trace:  # (the trace has something to compare)
+        assert sum(len(decisions) for _, decisions in quiet) > 40 * HANDS

@@ -35,9 +35,10 @@ class ReadyLock:
         s = legality.table.seats[seat]
         kind, tile = action.kind, action.tile
         if kind in A.DISCARDS:
-            if s.drawn is not None and tile != s.drawn:
-                return self.discard_code, self.discard_text.format(seat=seat, drawn=T.label(s.drawn),
-                                                                   tile=T.label(tile))
+            if s.drawn is not None and tile != s.drawn:  # (the detail is written if flagged: the trace asks often)
+                drawn = s.drawn
+                return self.discard_code, lambda: self.discard_text.format(seat=seat, drawn=T.label(drawn),
+                                                                           tile=T.label(tile))
             return None
         if kind in self.calls:
             return self.call_code, self.call_text.format(seat=seat)
