@@ -723,6 +723,32 @@ _PART_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 _PART_BITS = (511, 511, 511, 127)
 
 
+def _restricted_pair_cost(k: bytes, ranks: int) -> int | None:
+    """C2 of a suit with room 4 whose pair must be one of `ranks` (bits), from the tables; None
+    when the tables cannot be sure.
+
+    With the pair on rank r, the pair takes m = min(n_r, 2) of its naturals and 2 - m wilds, and
+    the rest costs C0(k - m r): taking fewer naturals never costs less (a tile lowers C0 by at
+    most 1). The tables see the rest alone, so its sets might use a third copy of r beside the
+    pair's two; they cannot when the rest's naturals of r plus its wilds are at most 2. The
+    answer is the cheapest rank's when one of the cheapest is so bounded, else the programme's.
+    """
+    i = _suit_index(k)
+    best, sure = _IMP, False
+    for r in _SUIT_TUPLES[0][ranks]:
+        n = k[r]
+        m = 2 if n > 2 else n
+        rest = _C0[i - m * _POW5[r]]
+        cost = rest + 2 - m
+        if cost < best:
+            best, sure = cost, rest + n - m <= 2
+        elif cost == best and not sure:
+            sure = rest + n - m <= 2
+    if best >= _IMP:
+        return IMPOSSIBLE
+    return best if sure else None
+
+
 class _CostHand:
     """A hand's parts under room `caps` and pair bits `pairs`: every part's C0' at once, its
     C2' only when asked."""
@@ -765,6 +791,10 @@ class _CostHand:
             return floor
         if not self.pair_bits[q]:
             return IMPOSSIBLE
+        if q < 3 and not self.capped[q]:
+            cost = _restricted_pair_cost(part, self.pair_bits[q])
+            if cost is not None:
+                return cost
         return self.programme(part, q)[1]
 
     def pair(self, q: int) -> int:
@@ -1074,17 +1104,18 @@ def _orphan_wait_masks(b: bytes, wilds: int, caps: bytes | None, pair_kinds, all
 def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
                pair_kinds: Iterable[int] | None = None, seven_pairs: bool = False,
                thirteen_orphans: bool = False, orphan_pair_kinds: Iterable[int] | None = None,
-               kinds: Iterable[int] | None = None) -> tuple[int, ...]:
+               kinds: Iterable[int] | None = None, standard: bool = True) -> tuple[int, ...]:
     """Sorted kinds t (within `kinds`) completing counts + t with `wilds`: a standard win
-    (pair within pair_kinds), or, when enabled, seven pairs or thirteen orphans (duplicate
-    within orphan_pair_kinds). Never a t beyond room (default 4 copies).
+    (pair within pair_kinds; unless standard=False), or, when enabled, seven pairs or thirteen
+    orphans (duplicate within orphan_pair_kinds). Never a t beyond room (default 4 copies).
 
     Seven pairs and orphans are decided by counting (singles, missing orphans), not by
     trying tiles, except under a room restriction.
     """
     b = _as_bytes(counts, wilds)
     caps = None if room is None else _binding_room(b, room, wilds + 1)  # (room that cannot bind changes nothing)
-    return _waits_of(b, wilds, caps, pair_kinds, kind_masks(kinds), seven_pairs, thirteen_orphans, orphan_pair_kinds)
+    return _waits_of(b, wilds, caps, pair_kinds, kind_masks(kinds), seven_pairs, thirteen_orphans, orphan_pair_kinds,
+                     standard)
 
 
 def natural_waits(b: bytes, allowed: Sequence[int], seven_pairs: bool = False, thirteen_orphans: bool = False,
@@ -1096,10 +1127,10 @@ def natural_waits(b: bytes, allowed: Sequence[int], seven_pairs: bool = False, t
 
 
 def _waits_of(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed, seven_pairs: bool,
-              thirteen_orphans: bool, orphan_pair_kinds) -> tuple[int, ...]:
-    """hand_waits of validated bytes: the standard waits, plus the seven-pairs and thirteen-orphans
-    waits where enabled."""
-    masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed)
+              thirteen_orphans: bool, orphan_pair_kinds, standard: bool = True) -> tuple[int, ...]:
+    """hand_waits of validated bytes: the standard waits (if asked), plus the seven-pairs and
+    thirteen-orphans waits where enabled."""
+    masks = _standard_wait_masks(b, wilds, caps, pair_kinds, allowed) if standard else _NO_MASKS
     if (seven_pairs or thirteen_orphans) and sum(b) + wilds == 13:
         if seven_pairs:
             extra = _seven_pairs_wait_masks(b, wilds, caps, allowed)

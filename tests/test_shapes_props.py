@@ -436,6 +436,32 @@ def test_suit_costs_are_the_lowest_counts_of_suit_sets(suit, room, pairs):
     assert shapes._suit_costs(v, caps, pairs) == (shapes._lowest(sets), shapes._lowest(pair))
 
 
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=9, max_size=9), st.integers(1, 511))
+def test_restricted_pair_cost_is_the_programmes(suit, pairs):
+    """A suit with full room whose pair is restricted (宁乡's 2/5/8) reads its cost from the
+    tables when it can be sure, else defers to the programme: never a different answer."""
+    v = bytes(suit)
+    got = shapes._restricted_pair_cost(v, pairs)
+    assert got is None or got == shapes._suit_costs(v, bytes([4]) * 9, pairs)[1], (suit, bin(pairs))
+
+
+def test_restricted_pair_cost_is_mostly_sure_on_play_sized_suits():
+    rng = random.Random(97)
+    jiang = sum(1 << r for r in (1, 4, 7))
+    sure = 0
+    for _ in range(3000):
+        suit = [0] * 9
+        for _ in range(rng.randint(0, 9)):
+            r = rng.randrange(9)
+            suit[r] = min(4, suit[r] + 1)
+        got = shapes._restricted_pair_cost(bytes(suit), jiang)
+        if got is not None:
+            assert got == shapes._suit_costs(bytes(suit), bytes([4]) * 9, jiang)[1], suit
+            sure += 1
+    assert sure > 1500, sure  # most answers come from the tables
+
+
 def test_natural_decompositions_match_the_search_and_the_oracle():
     """Without wilds, room or pair kinds, decompositions() combines per-part readings; the general
     search (forced by an explicit room of 4) and the brute-force oracle must agree with it, on

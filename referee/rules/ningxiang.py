@@ -111,24 +111,26 @@ class Ningxiang(Ruleset):
         return self.ping_hu(naturals, count, room) or self.has_big_hand(naturals, count, melds, room)
 
     def waits(self, hand, melds, wilds=NO_WILDS, room=None) -> tuple[int, ...]:
-        """Every winning hand is a standard shape, seven pairs or all 2/5/8 (将将胡): their waits
-        are the candidates, each checked against NX.5 (平胡 needs a 2/5/8 pair, a 大胡 does not)."""
+        """A win is 平胡 (a standard shape with a 2/5/8 pair) or a 大胡 (NX.5): the 平胡 waits come
+        from the tables with the pair held to 2/5/8. A 大胡 is 清一色 or 碰碰胡 (a standard shape,
+        any pair), 七小对 or 将将胡 (all 2/5/8): their shapes' waits are the candidates, searched
+        only where the hand may still make one, and each is checked against NX.5."""
         if self.counts_of(hand) is None:
             return ()
         naturals, count = self.split_wilds(hand, wilds)
-        candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=self.kind_set))
+        kinds = self.kind_set
+        ping_hu = shapes.hand_waits(naturals, count, room=room, pair_kinds=JIANG, kinds=kinds)
+        standard = self.may_make_big_shape(naturals, melds)
+        candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=kinds,
+                                           standard=standard) if standard or not melds else ())
         if self.all_jiang(naturals, melds):
             candidates.update(JIANG)
+        candidates.update(ping_hu)
         if not candidates:
             return ()  # nothing completes the hand, so neither does a wild's copy (it stands for one of them)
-        candidates = sorted(candidates - wilds)
-        # The 平胡 waits come from the tables with the pair held to 2/5/8; any other candidate
-        # wins only as a 大胡.
-        ping_hu = shapes.hand_waits(naturals, count, room=room, pair_kinds=JIANG,
-                                    kinds=self.kind_set) if candidates else ()
         naturals = list(naturals)
         found = []
-        for t in candidates:
+        for t in sorted(candidates - wilds):
             if hand[t] < self.copies:
                 if t in ping_hu:
                     found.append(t)
@@ -177,10 +179,21 @@ class Ningxiang(Ruleset):
             return True
         return not melds and shapes.is_seven_pairs(naturals, wilds, room=room)
 
+    def may_make_big_shape(self, naturals: list[int], melds: list[Meld]) -> bool:
+        """Could one more tile make this hand 清一色 or 碰碰胡? Not if its naturals and melds span
+        two suits, and it has a 吃 or more kinds than the pungs and pair still to make."""
+        return not any(m.kind == CHI for m in melds) and T.KINDS - naturals.count(0) <= 5 - len(melds) or \
+            self.one_suit(naturals, melds)
+
     @staticmethod
     def one_suit(naturals: list[int], melds: list[Meld]) -> bool:
         """清一色: every natural tile and meld in one suit (wilds stand for what is needed)."""
-        suits = {q for q, (lo, hi) in enumerate(_PARTS) if any(naturals[lo:hi])} | {T.suit_of(m.tile) for m in melds}
+        suits = {T.suit_of(m.tile) for m in melds}
+        for q, (lo, hi) in enumerate(_PARTS):
+            if any(naturals[lo:hi]):
+                suits.add(q)
+                if len(suits) > 1:
+                    return False  # (most hands stop at their second suit)
         return len(suits) <= 1
 
     @staticmethod
