@@ -220,6 +220,59 @@ def test_a_wild_never_stands_for_the_flipped_kings_fourth_copy():
 
 
 @st.composite
+def big_shape_ready_hands(draw):
+    """(hand counts, melds, wild kinds, king): a 清一色 or 碰碰胡 win (often with no 2/5/8 pair,
+    sometimes with 碰 melds, some tiles given as wilds) less one tile. Its waits include tiles
+    that win only as a 大胡, which the wait search looks for only where one may still be made."""
+    king = draw(st.sampled_from(SUITED))
+    wilds = RULES.wilds_of(king)
+    left = {t: 4 - (t == king) - (t in wilds) * 4 for t in SUITED}
+    pungs = draw(st.booleans())
+    suit = draw(st.integers(0, 2))
+    kinds = [t for t in range(9 * suit, 9 * suit + 9)] if not pungs else list(SUITED)
+    kinds = [t for t in kinds if left[t] > 0]
+    melds, groups = [], []
+    while len(groups) < 4:
+        low = draw(st.sampled_from(kinds))
+        run = [low] * 3 if pungs or draw(st.booleans()) or T.rank_of(low) > 7 else [low, low + 1, low + 2]
+        if all(t in kinds and left[t] >= run.count(t) for t in run):
+            for t in run:
+                left[t] -= 1
+            groups.append(run)
+    pair = draw(st.sampled_from([t for t in kinds if left[t] >= 2]))
+    left[pair] -= 2
+    tiles = [pair, pair]
+    for run in groups:
+        if run[0] == run[1] and len(melds) < 2 and draw(st.booleans()):
+            melds.append(Meld(PON, run[0], 1))
+        else:
+            tiles += run
+    hand = [0] * T.KINDS
+    for t in tiles:
+        hand[t] += 1
+    spare = sorted(t for t in wilds if 4 - (t == king) > 0)
+    for _ in range(draw(st.integers(0, 2))):  # a natural given as a wild instead
+        gone = draw(st.sampled_from([t for t, c in enumerate(hand) if c and t not in wilds]))
+        hand[gone] -= 1
+        w = draw(st.sampled_from(spare))
+        if hand[w] + 1 > 4 - (w == king):
+            hand[gone] += 1
+            continue
+        hand[w] += 1
+    hand[draw(st.sampled_from([t for t, c in enumerate(hand) if c]))] -= 1
+    return hand, melds, wilds, king
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(big_shape_ready_hands())
+def test_waits_of_big_shapes_match_the_substitution_oracle(case):
+    """清一色 and 碰碰胡 waits, which need no 2/5/8 pair: the search must not skip a hand that can
+    still make one (Ningxiang.may_make_big_shape)."""
+    assert_waits_match_the_oracle(*case)
+
+
+@st.composite
 def pung_hands(draw):
     """(naturals, wild count, room): 14 tiles from a few kinds, so that pungs and pairs are common."""
     wilds = draw(st.integers(0, 3))
