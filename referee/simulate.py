@@ -14,6 +14,8 @@ import pathlib
 import random
 import sys
 from dataclasses import dataclass, replace
+from itertools import repeat
+from operator import floordiv
 from typing import Iterator
 
 from referee import REFEREE_VERSION, SCHEMA_VERSION
@@ -32,6 +34,7 @@ from referee.state import ADDED
 from referee.verdict import ERROR
 
 OWN_KONGS = A.OWN_KONGS  # tiles each takes from the hand
+DISCARDS = (A.DISCARD, A.READY_DISCARD)
 
 # How a hand ended, as the tests and the docs name it.
 SELF_DRAW, DISCARD_WIN, ROBBED_KONG, KONG_REPLACEMENT_WIN = "self-draw", "discard win", "robbed kong", \
@@ -74,12 +77,19 @@ def hand_cost(rules: Ruleset, hand: list[int], open_hand: bool) -> int:
     return cost
 
 
+def _neighbourhood(tile: int) -> slice:
+    if T.is_honor(tile):
+        return slice(tile, tile + 1)
+    base = tile - tile % 9
+    return slice(max(base, tile - 2), min(base + 8, tile + 2) + 1)
+
+
+NEIGHBOURHOOD = tuple(_neighbourhood(t) for t in range(T.KINDS))  # the kinds a tile works with
+
+
 def connectivity(hand: list[int], tile: int) -> int:
     """Held tiles a tile works with (same kind, or near it in its suit): low = safe to let go."""
-    if T.is_honor(tile):
-        return hand[tile] - 1
-    base = tile - tile % 9
-    return sum(hand[max(base, tile - 2):min(base + 8, tile + 2) + 1]) - 1
+    return sum(hand[NEIGHBOURHOOD[tile]]) - 1
 
 
 def new_record(rules: Ruleset, options: dict[str, str], seed: int, index: int,
@@ -252,21 +262,24 @@ class SelfPlay:
         """The legal discard leaving the cheapest hand (then most waits, then least connected)."""
         s = self.seat(seat)
         hand, open_hand = list(s.hand), any(m.is_open for m in s.melds)
-        tiles = sorted({a.tile for a in legal if a.kind in (A.DISCARD, A.READY_DISCARD)})
+        tiles = sorted({a.tile for a in legal if a.kind in DISCARDS})
         if not tiles:
             raise DeadEnd(f"{self.record.game_id}: seat {seat} has no legal discard "
                           f"({self.seat(seat).concealed()}, drew {self.replay.last_draw[seat]})")
         costs = self.discard_costs(hand, open_hand)
+        waits_of_hand, melds, chance = self.replay.legality.waits_of_hand, s.melds, self.rng.random
         scored = []
         for t in tiles:
             cost = costs[t]
-            hand[t] -= 1
-            waits = len(self.replay.legality.waits_of_hand(hand, s.melds)) if cost <= 1 else 0
-            hand[t] += 1
-            scored.append((cost, -waits, self.rng.random(), t))
+            if cost <= 1:  # only a hand one tile from ready may wait on something
+                hand[t] -= 1
+                scored.append((cost, -len(waits_of_hand(hand, melds)), chance(), t))
+                hand[t] += 1
+            else:
+                scored.append((cost, 0, chance(), t))
         best = min(scored)[:2]
         # Connectivity breaks the ties of the best (cost, waits) only: it is asked of those alone.
-        _, _, tile = min((connectivity(hand, t), chance, t) for cost, waits, chance, t in scored
+        _, _, tile = min((sum(hand[NEIGHBOURHOOD[t]]), chance, t) for cost, waits, chance, t in scored
                          if (cost, waits) == best)
         return tile, best[0]
 
@@ -274,21 +287,19 @@ class SelfPlay:
         """self.cost of the hand less each held kind, from one look at the hand's parts."""
         wilds = self.replay.table.wilds
         naturals, count = self.rules.split_wilds(hand, wilds)
-        standard = shapes.discard_costs(naturals)
-        pairs = 7 - sum(c // 2 for c in naturals) if self.rules.seven_pairs and not open_hand else None
-        # A wildcard let go, of whichever wild kind: the naturals stay, one wild fewer.
-        wild_let_go = max(hand_cost(self.rules, naturals, open_hand) - (count - 1), 0) if count else None
-        costs = {}
-        for t, n in enumerate(hand):
-            if not n:
-                continue
-            if t in wilds:
-                costs[t] = wild_let_go
-                continue
-            cost = standard[t]
-            if pairs is not None:
-                cost = min(cost, pairs + (1 - n % 2))  # an even count loses a pair
-            costs[t] = max(cost - count, 0)
+        costs = shapes.discard_costs(naturals)  # the held natural kinds: a new dict, ours to change
+        if self.rules.seven_pairs and not open_hand:
+            pairs = 7 - sum(map(floordiv, naturals, repeat(2, len(naturals))))
+            for t, cost in costs.items():
+                costs[t] = min(cost, pairs + (1 - naturals[t] % 2))  # an even count loses a pair
+        if count:
+            for t, cost in costs.items():
+                costs[t] = max(cost - count, 0)
+            # A wildcard let go, of whichever wild kind: the naturals stay, one wild fewer.
+            wild_let_go = max(hand_cost(self.rules, naturals, open_hand) - (count - 1), 0)
+            for t in wilds:
+                if hand[t]:
+                    costs[t] = wild_let_go
         return costs
 
     def choose_own_kong(self, seat: int, legal: list[A.Action], discard_cost: int) -> A.Action | None:
