@@ -944,6 +944,30 @@ def is_standard_win(counts: Counts, wilds: int = 0, room: Counts | None = None,
         return _exact_win(b, wilds, caps or _FULL_ROOM, _pair_bits(pair_kinds))
 
 
+def is_all_pungs(counts: Counts, wilds: int = 0, room: Counts | None = None) -> bool:
+    """Concealed tiles plus wilds form pungs and one pair only (碰碰胡's concealed part); wilds
+    complete pungs or the pair, within room (per kind, default 4). Four of a kind is no pung, so
+    a count above 3 gives False (a hand holding a logged fifth copy is such a hand)."""
+    b = bytes(counts)
+    size = sum(b)
+    if (size + wilds) % 3 != 2 or b.translate(None, _UP_TO_3):
+        return False
+    held = b.translate(_HELD)
+    pungs = 3 * held.count(1) - size  # wilds filling every kind held to a pung
+    if room is not None and int.from_bytes(held) & int.from_bytes(bytes(room).translate(_BELOW_3)):
+        # A kind held with no room for a pung can only be the pair, and only one kind can.
+        cramped = [t for t, c in enumerate(b) if c and room[t] < 3]
+        t = cramped[0]
+        return len(cramped) == 1 and b[t] <= 2 <= room[t] and pungs - 1 <= wilds
+    # One kind held once or twice is the pair, one wild fewer; else two wilds are the pair.
+    return (pungs - 1 if b.count(1) or b.count(2) else pungs + 2) <= wilds
+
+
+_UP_TO_3 = bytes(range(4))
+_HELD = bytes([0] + [1] * 255)
+_BELOW_3 = bytes([1, 1, 1] + [0] * 253)
+
+
 def is_seven_pairs(counts: Counts, wilds: int = 0, room: Counts | None = None) -> bool:
     """Exactly 14 tiles as seven pairs; four of a kind counts as two pairs.
 
@@ -1172,7 +1196,8 @@ def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:
             continue  # part q's own costs are never negative: no discard from it can do
         lo = 9 * q
         for r, c0, c2 in parts[q][2]:
-            cost = base + min(c0 + pair, c2)
+            c0 += pair  # (an inline min: this loop runs for every tile of every hand the simulator weighs)
+            cost = base + (c0 if c0 < c2 else c2)
             found[lo + r] = cost if cost < _IMP else IMPOSSIBLE
     return found
 

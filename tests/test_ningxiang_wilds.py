@@ -219,6 +219,19 @@ def test_a_wild_never_stands_for_the_flipped_kings_fourth_copy():
     assert referee_wins(hand, [], RULES.wilds_of(king), king) == oracle_wins(hand, [], RULES.wilds_of(king), king)
 
 
+def wilds_for_naturals_less_one(draw, hand: list[int], wilds, king: int) -> list[int]:
+    """A winning hand with up to two natural tiles given as wilds instead, less one tile."""
+    spare = sorted(t for t in wilds if 4 - (t == king) > 0)
+    for _ in range(draw(st.integers(0, 2))):
+        gone = draw(st.sampled_from([t for t, c in enumerate(hand) if c and t not in wilds]))
+        w = draw(st.sampled_from(spare))
+        if hand[w] + 1 <= 4 - (w == king):
+            hand[gone] -= 1
+            hand[w] += 1
+    hand[draw(st.sampled_from([t for t, c in enumerate(hand) if c]))] -= 1
+    return hand
+
+
 @st.composite
 def big_shape_ready_hands(draw):
     """(hand counts, melds, wild kinds, king): a 清一色 or 碰碰胡 win (often with no 2/5/8 pair,
@@ -247,20 +260,7 @@ def big_shape_ready_hands(draw):
             melds.append(Meld(PON, run[0], 1))
         else:
             tiles += run
-    hand = [0] * T.KINDS
-    for t in tiles:
-        hand[t] += 1
-    spare = sorted(t for t in wilds if 4 - (t == king) > 0)
-    for _ in range(draw(st.integers(0, 2))):  # a natural given as a wild instead
-        gone = draw(st.sampled_from([t for t, c in enumerate(hand) if c and t not in wilds]))
-        hand[gone] -= 1
-        w = draw(st.sampled_from(spare))
-        if hand[w] + 1 > 4 - (w == king):
-            hand[gone] += 1
-            continue
-        hand[w] += 1
-    hand[draw(st.sampled_from([t for t, c in enumerate(hand) if c]))] -= 1
-    return hand, melds, wilds, king
+    return wilds_for_naturals_less_one(draw, T.counts(tiles), wilds, king), melds, wilds, king
 
 
 @settings(max_examples=150, deadline=None, derandomize=True,
@@ -269,6 +269,43 @@ def big_shape_ready_hands(draw):
 def test_waits_of_big_shapes_match_the_substitution_oracle(case):
     """清一色 and 碰碰胡 waits, which need no 2/5/8 pair: the search must not skip a hand that can
     still make one (Ningxiang.may_make_big_shape)."""
+    assert_waits_match_the_oracle(*case)
+
+
+@st.composite
+def scattered_ready_hands(draw):
+    """(hand counts, melds, wild kinds, king): a 将将胡 (every tile a 2/5/8, any shape, sometimes
+    with 碰 melds) or 七小对 win, some tiles given as wilds, less one tile. Most such hands are
+    far from any standard shape, which the wait search's first exit must not mistake for
+    hands that wait on nothing (Ningxiang.far_from_ready)."""
+    king = draw(st.sampled_from(SUITED))
+    wilds = RULES.wilds_of(king)
+    left = {t: 4 - (t == king) - (t in wilds) * 4 for t in SUITED}
+    jiang = draw(st.booleans())
+    kinds = [t for t in (sorted(JIANG) if jiang else SUITED) if left[t] >= 2]
+    melds, tiles = [], []
+    if jiang:
+        for _ in range(draw(st.integers(0, 2))):
+            t = draw(st.sampled_from([k for k in kinds if left[k] >= 3]))
+            left[t] -= 3
+            melds.append(Meld(PON, t, 1))
+        while len(tiles) < 14 - 3 * len(melds):
+            t = draw(st.sampled_from([k for k in kinds if left[k] > 0]))
+            left[t] -= 1
+            tiles.append(t)
+    else:
+        while len(tiles) < 14:
+            t = draw(st.sampled_from([k for k in kinds if left[k] >= 2]))
+            left[t] -= 2
+            tiles += [t, t]
+    return wilds_for_naturals_less_one(draw, T.counts(tiles), wilds, king), melds, wilds, king
+
+
+@settings(max_examples=150, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(scattered_ready_hands())
+def test_waits_of_jiang_and_seven_pair_hands_match_the_substitution_oracle(case):
+    """将将胡 and 七小对 waits, which need no standard shape at all."""
     assert_waits_match_the_oracle(*case)
 
 

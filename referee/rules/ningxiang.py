@@ -36,9 +36,6 @@ FENG_DONG = "封东"  # the lock a 封东 seat is under: draw and discard only, 
 ALL_FENG_DONG = "all four 封东"
 
 _NOT_JIANG = itemgetter(*(t for t in range(T.KINDS) if t not in JIANG))  # a hand's counts of the other kinds
-_UP_TO_3 = bytes(range(4))
-_HELD = bytes([0] + [1] * 255)
-_BELOW_3 = bytes([1, 1, 1] + [0] * 253)
 _PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))  # the kinds of each T.suit_of value: 万 筒 条, honors
 
 
@@ -118,6 +115,8 @@ class Ningxiang(Ruleset):
         if self.counts_of(hand) is None:
             return ()
         naturals, count = self.split_wilds(hand, wilds)
+        if self.far_from_ready(naturals, count, melds):
+            return ()  # the usual hand: no tile (nor a wild's copy) completes any 胡 shape
         kinds = self.kind_set
         ping_hu = shapes.hand_waits(naturals, count, room=room, pair_kinds=JIANG, kinds=kinds)
         standard = self.may_make_big_shape(naturals, melds)
@@ -149,19 +148,7 @@ class Ningxiang(Ruleset):
     @staticmethod
     def all_pungs(naturals: list[int], wilds: int, melds: list[Meld], room=None) -> bool:
         """碰碰胡: a pair and pungs only, melds included (wilds complete pungs or the pair)."""
-        counts = bytes(naturals)
-        size = sum(counts)
-        if any(m.kind == CHI for m in melds) or (size + wilds) % 3 != 2 or counts.translate(None, _UP_TO_3):
-            return False  # (four of a kind is no pung and a pair)
-        held = counts.translate(_HELD)
-        pungs = 3 * held.count(1) - size  # wilds filling every kind held to a pung
-        if room is not None and int.from_bytes(held) & int.from_bytes(bytes(room).translate(_BELOW_3)):
-            # A kind held with no room for a pung can only be the pair, and only one kind can.
-            cramped = [t for t, c in enumerate(naturals) if c and room[t] < 3]
-            t = cramped[0]
-            return len(cramped) == 1 and naturals[t] <= 2 <= room[t] and pungs - 1 <= wilds
-        # One kind held once or twice is the pair, one wild fewer; else two wilds are the pair.
-        return (pungs - 1 if counts.count(1) or counts.count(2) else pungs + 2) <= wilds
+        return not any(m.kind == CHI for m in melds) and shapes.is_all_pungs(naturals, wilds, room)
 
     @staticmethod
     def all_jiang(naturals: list[int], melds: list[Meld]) -> bool:
@@ -178,6 +165,15 @@ class Ningxiang(Ruleset):
                 shapes.is_standard_win(naturals, wilds, room=room):  # (the cheap conditions first)
             return True
         return not melds and shapes.is_seven_pairs(naturals, wilds, room=room)
+
+    def far_from_ready(self, naturals: list[int], wilds: int, melds: list[Meld]) -> bool:
+        """No tile can complete the hand: its standard shape lacks more than one tile beyond the
+        wilds (room and a 2/5/8 pair only add to that), seven pairs lack more than one pair,
+        and it is no 将将胡 hand. One tile lowers each count of what is missing by one at most."""
+        reach = wilds + 1
+        return (shapes.standard_cost(naturals) > reach
+                and (melds or naturals.count(1) + naturals.count(3) > reach)
+                and not self.all_jiang(naturals, melds))
 
     def may_make_big_shape(self, naturals: list[int], melds: list[Meld]) -> bool:
         """Could one more tile make this hand 清一色 or 碰碰胡? Not if its naturals and melds span
