@@ -12,7 +12,7 @@ from itertools import combinations_with_replacement
 import pytest
 
 from referee import actions as A
-from referee import records
+from referee import records, shapes
 from referee import tiles as T
 from referee.builder import HandBuilder
 from referee.outcome import KongInfo, Outcome, WinInfo
@@ -568,3 +568,63 @@ def test_a_kong_replacement_that_takes_the_last_wall_tile_is_haidi():
     assert {p.name: p.value for p in verdict.recomputed.patterns if p.seat == 2} == \
         {"碰碰胡": 8, "杠上开花": 8, "海底捞月": 8, "自摸": 2}
     assert verdict.recomputed.payments == (-50, -50, 150, -50)  # (8 + 8 + 8) × 2 each, and 2 each for the 暗杠
+
+
+def themed_discard_wins(rng: random.Random, count: int) -> list[WinInfo]:
+    """Winning hands on a discard, each built around a theme (mixed, one suit with or without
+    honors, all pungs, only 1/9 and honors), with some pungs as 碰 or 明杠 melds and some natural
+    tiles given as the 鬼 instead: hands that score 鸡胡 alone and hands that score more."""
+    rules = get_ruleset(TDH)
+    wins = []
+    while len(wins) < count:
+        ghost = rules.ghost_of(rng.randrange(T.KINDS))
+        theme = rng.choice(("mixed", "one suit", "pungs", "orphans"))
+        suit = rng.randrange(3)
+        pool = {"mixed": range(T.KINDS), "pungs": range(T.KINDS), "orphans": T.TERMINALS_AND_HONORS,
+                "one suit": [*range(9 * suit, 9 * suit + 9), *(T.HONORS if rng.random() < 0.5 else ())]}[theme]
+        pool = [t for t in pool if t != ghost]
+        left = dict.fromkeys(pool, 4)
+        melds, hand = [], [0] * T.KINDS
+        while len(melds) + sum(hand) // 3 < 4:
+            low = rng.choice(pool)
+            chow = theme in ("mixed", "one suit") and low < 27 and low % 9 < 7 and rng.random() < 0.5
+            run = [low, low + 1, low + 2] if chow else [low] * 3
+            if any(left.get(t, 0) < run.count(t) for t in run):
+                continue
+            for t in run:
+                left[t] -= 1
+            if not chow and len(melds) < 3 and rng.random() < 0.3:
+                kong = left[low] and rng.random() < 0.3
+                left[low] -= kong
+                melds.append(Meld(KONG, low, 1, EXPOSED) if kong else Meld(PON, low, 1))
+            else:
+                for t in run:
+                    hand[t] += 1
+        pair = rng.choice([t for t in pool if left[t] >= 2])
+        hand[pair] += 2
+        for _ in range(rng.choice((0, 0, 1, 2))):  # a natural tile given as the 鬼 instead
+            gone = rng.choice([t for t, n in enumerate(hand) if n and t != ghost])
+            hand[gone] -= 1
+            hand[ghost] += 1
+        tile = rng.choice([t for t, n in enumerate(hand) if n and t != ghost])
+        melded = [sum(m.tiles.count(t) for m in melds) for t in range(T.KINDS)]
+        room = None if rng.random() < 0.5 else \
+            [max(hand[t], 4 - melded[t] - rng.choice((0, 0, 0, 1, 2))) for t in range(T.KINDS)]  # copies in sight
+        wins.append(WinInfo(0, A.RON, tile, 2, hand, melds, 0, wilds=frozenset({ghost}), room=room))
+    return wins
+
+
+def test_the_quick_jihu_test_never_hides_a_scoring_hand():
+    """discard_win_issue places the 鬼 in every reading only where may_score_beyond_jihu allows
+    that a 番型 besides 鸡胡 might score. Against the full reading (the slow, sure answer) on
+    themed hands: whenever a hand scores more, the quick test must have said it might; and the
+    quick test must settle a good share of hands on its own, or it saves nothing. (七对 is
+    asked before either, as discard_win_issue does.)"""
+    rules = get_ruleset(TDH)
+    wins = [win for win in themed_discard_wins(random.Random(7), 1500)
+            if win.melds or not shapes.is_seven_pairs(*rules.split_wilds(win.hand, win.wilds))]
+    scores = [rules.scores_beyond_jihu(win) for win in wins]
+    quick = [rules.may_score_beyond_jihu(win) for win in wins]
+    hidden = [(T.format_counts(w.hand), [str(m) for m in w.melds]) for w, s, q in zip(wins, scores, quick) if s and not q]
+    assert not hidden
+    assert sum(scores) > 300 and quick.count(False) > 150, (sum(scores), quick.count(False))

@@ -168,13 +168,32 @@ class GuangdongTDH(Ruleset):
         """TDH.5: a win on a discard must score a 番型 besides 鸡胡; 杠上炮 alone does not count (TDH-A7)."""
         if not win.melds and shapes.is_seven_pairs(*self.split_wilds(win.hand, win.wilds), room=win.room):
             return None  # 七对 (16) is such a 番型, and checking it first spares placing the 鬼 in every pair
-        _view, scored = best_reading(self.patterns, self.readings(win, HandContext(0)))
-        if any(p.kind == ADD and p.name != JIHU and (p.name != "杠上炮" or self["tdh_gangshang_pao_qualifies"])
-               for p in scored):
+        if self.may_score_beyond_jihu(win) and self.scores_beyond_jihu(win):
             return None
         what = "杠上炮 " if win.after_kong_discard else ""
         return "JIHU_ON_DISCARD", (f"seat {win.seat}'s hand on the {what}discard {T.label(win.tile)} scores only 鸡胡, "
                                    f"which wins by 自摸 or 抢杠胡 only")
+
+    def scores_beyond_jihu(self, win: WinInfo) -> bool:
+        """Does the best reading score a 番型 besides 鸡胡 (杠上炮 only where it qualifies)?"""
+        _view, scored = best_reading(self.patterns, self.readings(win, HandContext(0)))
+        return any(p.kind == ADD and p.name != JIHU and (p.name != "杠上炮" or self["tdh_gangshang_pao_qualifies"])
+                   for p in scored)
+
+    def may_score_beyond_jihu(self, win: WinInfo) -> bool:
+        """False only where no reading can score a 番型 besides 鸡胡, found without placing the 鬼:
+        a plain discard win (no event, no instant hand, no 十三幺 to look for) whose natural tiles
+        and melds span two suits (no 混一色 or 清一色; a placed 鬼 only adds to a reading's suits)
+        and make no all-pung shape (no 碰碰胡, nor 混幺九, whose sets can only be pungs). 七对 is
+        asked first, by discard_win_issue."""
+        if win.kind != A.RON or win.after_kong_discard or win.last_discard or win.instant or \
+                self.thirteen_orphans and not win.melds or self["tdh_yinghu_natural_ghost"] and holds_wild(win):
+            return True
+        naturals, count = self.split_wilds(win.hand, win.wilds)
+        kinds = {t for t, n in enumerate(naturals) if n}.union(*(m.tiles for m in win.melds))
+        if len({T.suit_of(t) for t in kinds if t < 27}) <= 1:
+            return True
+        return shapes.is_all_pungs(naturals, count, win.room)
 
     def instant_hands(self, view, hand, melds, opening) -> tuple[str, ...]:
         """TDH-A13: four 鬼 in hand win at once only where the room says so."""
