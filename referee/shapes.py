@@ -64,7 +64,7 @@ from operator import itemgetter
 from typing import Callable, Iterable, Sequence
 
 from referee import shape_tables
-from referee.tiles import KINDS, TERMINALS_AND_HONORS
+from referee.tiles import KINDS, PARTS, TERMINALS_AND_HONORS
 
 # Cost of a shape no number of wilds can complete (e.g. four concealed copies of an honor).
 IMPOSSIBLE = 1_000
@@ -719,7 +719,6 @@ def _suit_index(k: bytes) -> int:
     return _LO[k[0:5]] + _HI[k[5:9]] if i is None else i
 
 
-_PART_SLICES = ((0, 9), (9, 18), (18, 27), (27, 34))
 _PART_BITS = (511, 511, 511, 127)
 
 
@@ -845,7 +844,7 @@ def _cost_waits(b: bytes, wilds: int, caps: bytes, pairs: int, candidates: Itera
         if b[t] >= caps[t]:
             continue
         q = t // 9 if t < 27 else 3
-        j = t - _PART_SLICES[q][0]
+        j = t - PARTS[q][0]
         part = hand.parts[q]
         part = part[:j] + bytes([part[j] + 1]) + part[j + 1:]
         sets, floor = hand.costs(part, q)

@@ -21,6 +21,7 @@ HONORS = range(27, 34)
 WINDS = range(27, 31)
 DRAGONS = range(31, 34)
 TERMINALS_AND_HONORS = (0, 8, 9, 17, 18, 26, *HONORS)
+PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))  # (first, last + 1) kind of each suit_of value
 _INDEX = {name: i for i, name in enumerate(NAMES)}
 
 

@@ -36,7 +36,6 @@ FENG_DONG = "封东"  # the lock a 封东 seat is under: draw and discard only, 
 ALL_FENG_DONG = "all four 封东"
 
 _NOT_JIANG = itemgetter(*(t for t in range(T.KINDS) if t not in JIANG))  # a hand's counts of the other kinds
-_PARTS = ((0, 9), (9, 18), (18, 27), (27, 34))  # the kinds of each T.suit_of value: 万 筒 条, honors
 
 
 class Ningxiang(Ruleset):
@@ -185,7 +184,7 @@ class Ningxiang(Ruleset):
     def one_suit(naturals: list[int], melds: list[Meld]) -> bool:
         """清一色: every natural tile and meld in one suit (wilds stand for what is needed)."""
         suits = {T.suit_of(m.tile) for m in melds}
-        for q, (lo, hi) in enumerate(_PARTS):
+        for q, (lo, hi) in enumerate(T.PARTS):
             if any(naturals[lo:hi]):
                 suits.add(q)
                 if len(suits) > 1:
