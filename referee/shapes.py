@@ -1181,13 +1181,16 @@ def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:
     Only the part holding the discard changes: each part's costs less each of its tiles are
     remembered per part (_drops), and combined with the other parts' costs as they stand.
     """
-    parts = (_drops(b[0:9]), _drops(b[9:18]), _drops(b[18:27]), _drops(b[27:34]))
-    sets = [p[0] for p in parts]  # C0 per part
-    pair_extra = [p[1] - p[0] for p in parts]  # C2 - C0 per part
-    total = sum(sets)
+    get = _DROPS.get  # (the memo read inline: most hands stop at the bound, after these four reads)
+    k0, k1, k2, k3 = b[0:9], b[9:18], b[18:27], b[27:34]
+    p0, p1, p2, p3 = get(k0) or _drops(k0), get(k1) or _drops(k1), get(k2) or _drops(k2), get(k3) or _drops(k3)
+    s0, s1, s2, s3 = p0[0], p1[0], p2[0], p3[0]  # C0 per part
+    e0, e1, e2, e3 = p0[1] - s0, p1[1] - s1, p2[1] - s2, p3[1] - s3  # C2 - C0 per part
+    total = s0 + s1 + s2 + s3
+    if bound is not None and total - max(s0, s1, s2, s3) + min(0, e0, e1, e2, e3) > bound:
+        return {}  # the loop's test below fails for every part: the usual hand, far from ready
+    parts, sets, pair_extra = (p0, p1, p2, p3), [s0, s1, s2, s3], [e0, e1, e2, e3]
     found = {}
-    if bound is not None and total - max(sets) + min(0, *pair_extra) > bound:
-        return found  # the loop's test below fails for every part: the usual hand, far from ready
     for q in range(4):
         base = total - sets[q]  # the other parts' sets
         pair = min(pair_extra[:q] + pair_extra[q + 1:])  # the cheapest pair among them
