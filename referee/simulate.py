@@ -73,8 +73,13 @@ def hand_cost(rules: Ruleset, hand: list[int], open_hand: bool) -> int:
     """Tiles still missing, counted as shapes.standard_cost counts them (a ready 3k+1 hand is 1)."""
     cost = shapes.standard_cost(hand)
     if rules.seven_pairs and not open_hand:
-        cost = min(cost, 7 - sum(c // 2 for c in hand))  # pairs still to make
+        cost = min(cost, pairs_to_make(hand))
     return cost
+
+
+def pairs_to_make(hand: list[int]) -> int:
+    """Pairs a seven-pairs hand still lacks (four of a kind holds two)."""
+    return 7 - sum(map(floordiv, hand, repeat(2, len(hand))))
 
 
 def _neighbourhood(tile: int) -> slice:
@@ -279,7 +284,7 @@ class SelfPlay:
                 scored.append((cost, 0, chance(), t))
         best = min(scored)[:2]
         # Connectivity breaks the ties of the best (cost, waits) only: it is asked of those alone.
-        _, _, tile = min((sum(hand[NEIGHBOURHOOD[t]]), chance, t) for cost, waits, chance, t in scored
+        _, _, tile = min((connectivity(hand, t), chance, t) for cost, waits, chance, t in scored
                          if (cost, waits) == best)
         return tile, best[0]
 
@@ -289,7 +294,7 @@ class SelfPlay:
         naturals, count = self.rules.split_wilds(hand, wilds)
         costs = shapes.discard_costs(naturals)  # the held natural kinds: a new dict, ours to change
         if self.rules.seven_pairs and not open_hand:
-            pairs = 7 - sum(map(floordiv, naturals, repeat(2, len(naturals))))
+            pairs = pairs_to_make(naturals)
             for t, cost in costs.items():
                 costs[t] = min(cost, pairs + (1 - naturals[t] % 2))  # an even count loses a pair
         if count:
