@@ -1170,8 +1170,20 @@ def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
     """Sorted kinds d held in this 3k+2 hand such that the hand less one d is ready for a
     standard shape (4 sets + a pair, any pair, 4 copies at most): its cost is at most wilds + 1.
     """
+    return tuple(sorted(ready_discard_set(_as_bytes(counts, wilds), wilds)))
+
+
+def ready_discard_set(b: bytes, wilds: int) -> set[int]:
+    """ready_discards as a set, of counts already checked (counts_bytes): the move generator's
+    form, asked every turn."""
     limit = wilds + 1
-    return tuple(t for t, cost in _less_one(_as_bytes(counts, wilds), limit).items() if cost <= limit)
+    return {t for t, cost in _less_one(b, limit).items() if cost <= limit}
+
+
+def counts_bytes(counts: Counts, wilds: int = 0) -> bytes:
+    """The 34 counts as bytes, checked to be 0..4 (ValueError otherwise), for the functions that
+    take them so (ready_discard_set)."""
+    return _as_bytes(counts, wilds)
 
 
 def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:

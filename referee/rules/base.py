@@ -278,16 +278,20 @@ class Ruleset:
         """Kinds whose discard might leave this 3k+2 hand ready: a superset of the true ones,
         found without a wait search (the move generator checks each in full)."""
         naturals, count = self.split_wilds(hand, wilds)
-        found = set(shapes.ready_discards(naturals, count))
+        b = shapes.counts_bytes(naturals, count)  # (one validated copy, read by each form's count)
+        limit = count + 1
+        found = shapes.ready_discard_set(b, count)
         if not melds and self.seven_pairs:  # ready for seven pairs: at most wilds + 1 singles left
-            singles = naturals.count(1) + naturals.count(3)
-            if singles - 1 <= count + 1:  # (else even discarding a single leaves too many)
-                found.update(t for t, c in enumerate(naturals) if c and singles + (-1 if c & 1 else 1) <= count + 1)
+            singles = b.count(1) + b.count(3)
+            if singles - 1 <= limit:  # (else even discarding a single leaves too many)
+                found.update(t for t, c in enumerate(b) if c and singles + (-1 if c & 1 else 1) <= limit)
         if not melds and self.thirteen_orphans:  # every natural an orphan once the discard is gone
-            if sum(naturals) - sum(ORPHAN_COUNTS(naturals)) <= 1:  # at most one tile that is no orphan
-                strays = [t for t, c in enumerate(naturals) if c and t not in ORPHAN_SET]
-                found.update(strays or (t for t in T.TERMINALS_AND_HONORS if naturals[t]))
-        return found | (set(wilds) if count else set())
+            if sum(b) - sum(ORPHAN_COUNTS(b)) <= 1:  # at most one tile that is no orphan
+                strays = [t for t, c in enumerate(b) if c and t not in ORPHAN_SET]
+                found.update(strays or (t for t in T.TERMINALS_AND_HONORS if b[t]))
+        if count:
+            found.update(wilds)
+        return found
 
     def is_tenpai(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> bool:
         return bool(self.waits(hand, melds, wilds))
