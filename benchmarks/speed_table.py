@@ -6,7 +6,9 @@
 Per ruleset (one core): `mjref simulate` hands/s (generating the corpus this run uses), the floor
 (decode a record and touch every event), the referee (decode, replay, every check, settle,
 compare), the referee with the decision trace, their ratios, and the referee's first pass in a
-fresh process against a warm pass. Then the shape checks against the external `mahjong`
+fresh process against a warm pass. The floor and referee rates are each timed on hands the
+timing process has never judged (benchmarks/unseen.py: memos that outlive a hand would
+otherwise flatter a second look at the same records). Then the shape checks against the external `mahjong`
 package (`pip install -e '.[bench]'`; skipped if absent), and the audit with 1 and 2 workers
 (benchmarks/pipeline_speed.py on its synthetic Hebei archive, 100,000 hands by default). Rates
 are per second of CPU time of the process measured (less sensitive to a shared machine than
@@ -31,51 +33,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from referee import archive, records, shapes  # noqa: E402
 from referee.rules import RULESETS, get_ruleset  # noqa: E402
 from referee.simulate import simulate_hand  # noqa: E402
-from referee.verify import verify_bytes  # noqa: E402
+from unseen import half_seconds, unseen_rate  # noqa: E402
 
 GOALS = {"hebei": 2000, "ningxiang": 1000}  # referee hands/s/core (issue 10); the others: no goal stated
-
-
-def cpu(fn, items) -> float:
-    start = time.process_time()
-    for item in items:
-        fn(item)
-    return time.process_time() - start
-
-
-def walk(data: bytes) -> None:
-    for event in records.parse_binary(data).events:
-        event.WhichOneof("kind")
-
-
-FIRST_PASS = """
-import sys, time
-sys.path.insert(0, {root!r})
-from referee import archive
-from referee.verify import verify_bytes
-data = [f.payload for f in archive.iter_archive({path!r}) if isinstance(f, archive.Frame)]
-half = len(data) // 2
-timed, other = data[:half], data[half:]
-if {warm}:
-    for d in other:
-        verify_bytes(d)
-start = time.process_time()
-for d in timed:
-    verify_bytes(d)
-print(len(timed) / (time.process_time() - start))
-"""
-
-
-def first_and_warm(path: Path) -> tuple[float, float]:
-    """The referee on the corpus's first half in a fresh process (cold caches), and on the same
-    half in a fresh process that has judged the other half first (caches warm, yet none of the
-    timed hands seen before: a memo of a whole record cannot flatter the warm pass)."""
-    rates = []
-    for warm in (False, True):
-        out = subprocess.run([sys.executable, "-c", FIRST_PASS.format(root=str(ROOT), path=str(path), warm=warm)],
-                             capture_output=True, text=True, check=True).stdout
-        rates.append(float(out))
-    return rates[0], rates[1]
 
 
 def ruleset_rows(name: str, hands: int, seed: int, work: Path) -> tuple[list[str], Path]:
@@ -86,23 +46,22 @@ def ruleset_rows(name: str, hands: int, seed: int, work: Path) -> tuple[list[str
     path = work / f"{name}.tfrecord"
     archive.write_archive(path, iter(corpus))
     events = sum(len(records.parse_binary(d).events) for d in corpus) / hands
-    verify_bytes(corpus[0])  # import-time work out of the way, as in a long-running worker
-    floor = cpu(walk, corpus)
-    plain = cpu(verify_bytes, corpus)
-    traced = cpu(lambda d: verify_bytes(d, trace=True), corpus)
-    first, warm = first_and_warm(path)
+    # This process simulated (so judged) every hand: the rates come from fresh ones (unseen.py).
+    floor, rate, traced = (unseen_rate(path, mode) for mode in ("floor", "plain", "trace"))
+    # The first half judged in a fresh process, cold, and after the other half (warm caches).
+    (count, cold), (_, warmed) = (half_seconds(path, "plain", first=True, warm=warm) for warm in (False, True))
+    first, warm = count / cold, count / warmed
     goal = GOALS.get(name)
-    rate = hands / plain
     rows = [
         f"{name}: {hands} simulated hands, {events:.0f} events each",
         f"  referee, hands/s/core             {rate:>10,.0f}   goal {goal or '-':>6}"
         + (f"   {'met' if rate >= goal else 'MISSED'}" if goal else ""),
-        f"  floor (decode + walk), hands/s    {hands / floor:>10,.0f}",
-        f"  referee / floor                   {plain / floor:>10.1f}x  goal <= 15x   "
-        + ("met" if plain / floor <= 15 else "MISSED"),
-        f"  referee with trace, hands/s       {hands / traced:>10,.0f}",
-        f"  trace / no trace                  {traced / plain:>10.2f}x  goal <= 1.5x  "
-        + ("met" if traced / plain <= 1.5 else "MISSED"),
+        f"  floor (decode + walk), hands/s    {floor:>10,.0f}",
+        f"  referee / floor                   {floor / rate:>10.1f}x  goal <= 15x   "
+        + ("met" if floor / rate <= 15 else "MISSED"),
+        f"  referee with trace, hands/s       {traced:>10,.0f}",
+        f"  trace / no trace                  {rate / traced:>10.2f}x  goal <= 1.5x  "
+        + ("met" if rate / traced <= 1.5 else "MISSED"),
         f"  first pass vs warm (fresh process) {first:>9,.0f} vs {warm:,.0f} hands/s: {first / warm:.2f}   "
         f"goal >= 0.90 {'met' if first / warm >= 0.9 else 'MISSED'}",
         f"  mjref simulate, hands/s/core      {simulate:>10,.0f}   goal   1000   "
