@@ -5,7 +5,6 @@ horses) and the cap, all as transfers in one ledger of who pays whom."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Callable, Iterable, NamedTuple
 
 from referee import actions as A
@@ -19,6 +18,23 @@ PUNG, CHOW = "pung", "chow"
 ADD, TIMES = "add", "times"  # a pattern adds its value, or multiplies the hand's value by it
 ALONE = "alone"  # a special hand (爆胡以外): counted alone, never with the ADD patterns (FanCount)
 HOUSE = -1  # the payee of a house fee (the QQ coin rooms' 系统回收): it leaves the table
+
+
+class cached_property:
+    """functools.cached_property without its lock (Python 3.11 takes one on every first access, a
+    microsecond a time, and a hand's readings make many): the value computed once per object."""
+
+    def __init__(self, compute):
+        self.compute, self.name, self.__doc__ = compute, compute.__name__, compute.__doc__
+
+    def __set_name__(self, owner, name):
+        self.name = name
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        value = obj.__dict__[self.name] = self.compute(obj)  # found in the object from now on
+        return value
 
 
 class HandContext(NamedTuple):
@@ -66,11 +82,11 @@ class HandView:
     @cached_property
     def suits(self) -> set[int]:
         """Suits present (0 万, 1 筒, 2 条), honors left out."""
-        return {T.suit_of(t) for t, c in enumerate(self.all_tiles) if c and t < 27}
+        return T.suits_held(self.all_tiles)
 
     @cached_property
     def has_honors(self) -> bool:
-        return any(self.all_tiles[t] for t in T.HONORS)
+        return T.holds_honor(self.all_tiles)
 
     @property
     def open_melds(self):

@@ -34,6 +34,15 @@ def suit_of(t: int) -> int:
     return t // 9 if t < 27 else 3
 
 
+def suits_held(counts) -> set[int]:
+    """The suits (0 万, 1 筒, 2 条) with a tile among these 34 counts; honors left out."""
+    return {q for q in range(3) if any(counts[9 * q:9 * q + 9])}
+
+
+def holds_honor(counts) -> bool:
+    return any(counts[27:34])
+
+
 def rank_of(t: int) -> int:
     """1..9 for suited tiles, 0 for honors."""
     return t % 9 + 1 if t < 27 else 0

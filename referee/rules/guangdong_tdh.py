@@ -11,7 +11,6 @@ play share the winner's (or a loser's) result, counted from the winner (the disc
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cached_property
 from itertools import combinations_with_replacement
 
 from referee import actions as A
@@ -23,7 +22,7 @@ from referee.parts.wilds import FixedWild, FlippedIndicator, NoWilds
 from referee.proto import record_pb2 as pb
 from referee.rules.base import NO_WILDS, Option, Outcome, Ruleset, WinInfo
 from referee.scoring import (ADD, CHOW, PUNG, TIMES, HandContext, HandView, Ledger, Pattern, Priced, added,
-                             best_reading, factor, pay_wins, settlement, shares)
+                             best_reading, cached_property, factor, pay_wins, settlement, shares)
 from referee.state import ADDED
 from referee.verdict import Settlement
 
@@ -52,11 +51,11 @@ class Reading(HandView):
 
     @cached_property
     def suits(self) -> set[int]:
-        return {T.suit_of(t) for t in range(27) if self.tiles[t]}
+        return T.suits_held(self.tiles)
 
     @cached_property
     def has_honors(self) -> bool:
-        return any(self.tiles[t] for t in T.HONORS)
+        return T.holds_honor(self.tiles)
 
     @property
     def hard(self) -> bool:
