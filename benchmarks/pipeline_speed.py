@@ -30,7 +30,6 @@ the referee's share of its cost doubles.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import pathlib
@@ -43,9 +42,9 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
+from corpora import CACHE, digest  # noqa: E402
 from referee import archive  # noqa: E402
 
-CACHE = pathlib.Path(os.environ.get("MJREF_BENCH_CACHE", "/tmp/mjref-bench"))
 MODES = {
     "pipeline, 1 worker (in process)": [],
     "pipeline, 2 worker processes": ["--direct_num_workers=2", "--direct_running_mode=multi_processing"],
@@ -65,8 +64,7 @@ def cached_archive(n: int, seed: int) -> pathlib.Path:
     """The synthetic archive of n records, built once per version of the code that builds it."""
     root = pathlib.Path(__file__).resolve().parents[1]
     sources = [root / "pipelines" / "synthetic.py", root / "referee" / "builder.py", root / "referee" / "records.py"]
-    digest = hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()[:10]
-    path = CACHE / f"synthetic-seed{seed}-{n}-{digest}.tfrecord"
+    path = CACHE / f"synthetic-seed{seed}-{n}-{digest(sources)}.tfrecord"
     if not path.exists():
         CACHE.mkdir(parents=True, exist_ok=True)
         build_archive(path, n, seed)  # write_archive renames into place: never a partial file

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import hashlib
 import io
 import multiprocessing
 import os
@@ -35,10 +34,10 @@ from referee.rules import RULESETS, get_ruleset  # noqa: E402
 from referee import simulate as simulate_module  # noqa: E402
 from referee.simulate import simulate_hand  # noqa: E402
 from referee.verify import verify_bytes  # noqa: E402
+from corpora import CACHE, digest  # noqa: E402
 from unseen import unseen_rate  # noqa: E402
 
 TARGET = 2000  # Hebei hands per second per core
-CACHE = Path(os.environ.get("MJREF_BENCH_CACHE", "/tmp/mjref-bench"))
 
 
 def one_hand(job: tuple[str, int, int]) -> bytes:
@@ -50,7 +49,7 @@ def code_digest() -> str:
     """A short digest of the code that decides what a simulated hand looks like (policy and engine)."""
     root = Path(simulate_module.__file__).resolve().parent
     sources = [root / "simulate.py", root / "referee.py", *sorted((root / "rules").glob("*.py"))]
-    return hashlib.sha1(b"".join(p.read_bytes() for p in sources)).hexdigest()[:10]
+    return digest(sources)
 
 
 def corpus_path(ruleset: str, hands: int, seed: int, jobs: int) -> Path:
@@ -84,7 +83,6 @@ def main(argv: list[str] | None = None) -> int:
     hands = len(payloads)
     print(f"corpus: {hands} {args.ruleset} hands, {events} events ({events / hands:.1f} per hand), "
           f"{sum(map(len, payloads)) / hands:.0f} bytes per hand")
-    verify_bytes(payloads[0])  # warm the shape tables once, as a long-running worker would be
 
     floor, plain, traced = (hands / unseen_rate(path, mode) for mode in ("floor", "plain", "trace"))
     print(f"{'pass':<16}{'CPU s':>9}{'hands/s':>10}{'events/s':>12}{'x floor':>9}")
@@ -97,6 +95,7 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.profile_hands:
         sample = payloads[:args.profile_hands]
+        verify_bytes(payloads[0])  # warm the shape tables once, as a long-running worker would be
         profiler = cProfile.Profile()
         profiler.enable()
         for data in sample:

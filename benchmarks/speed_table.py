@@ -8,11 +8,11 @@ Per ruleset (one core): `mjref simulate` hands/s (generating the corpus this run
 compare), the referee with the decision trace, their ratios, and the referee's first pass in a
 fresh process against a warm pass. The floor and referee rates are each timed on hands the
 timing process has never judged (benchmarks/unseen.py: memos that outlive a hand would
-otherwise flatter a second look at the same records). Then the shape checks against the external `mahjong`
-package (`pip install -e '.[bench]'`; skipped if absent), and the audit with 1 and 2 workers
-(benchmarks/pipeline_speed.py on its synthetic Hebei archive, 100,000 hands by default). Rates
-are per second of CPU time of the process measured (less sensitive to a shared machine than
-wall time); the audit's are wall time.
+otherwise flatter a second look at the same records). Then the shape checks against the
+external `mahjong` package (`pip install -e '.[bench]'`; skipped if absent), and the audit with
+1 and 2 workers (benchmarks/pipeline_speed.py on its synthetic Hebei archive, 100,000 hands by
+default). Rates are per second of CPU time of the process measured (less sensitive to a shared
+machine than wall time); the audit's are wall time.
 """
 from __future__ import annotations
 
@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from referee import archive, records, shapes  # noqa: E402
 from referee.rules import RULESETS, get_ruleset  # noqa: E402
 from referee.simulate import simulate_hand  # noqa: E402
-from unseen import half_seconds, unseen_rate  # noqa: E402
+from unseen import half_seconds, per_second, unseen_halves, unseen_rate  # noqa: E402
 
 GOALS = {"hebei": 2000, "ningxiang": 1000}  # referee hands/s/core (issue 10); the others: no goal stated
 
@@ -47,10 +47,12 @@ def ruleset_rows(name: str, hands: int, seed: int, work: Path) -> tuple[list[str
     archive.write_archive(path, iter(corpus))
     events = sum(len(records.parse_binary(d).events) for d in corpus) / hands
     # This process simulated (so judged) every hand: the rates come from fresh ones (unseen.py).
-    floor, rate, traced = (unseen_rate(path, mode) for mode in ("floor", "plain", "trace"))
-    # The first half judged in a fresh process, cold, and after the other half (warm caches).
-    (count, cold), (_, warmed) = (half_seconds(path, "plain", first=True, warm=warm) for warm in (False, True))
-    first, warm = count / cold, count / warmed
+    floor, traced = unseen_rate(path, "floor"), unseen_rate(path, "trace")
+    halves = unseen_halves(path, "plain")
+    rate = per_second(halves)
+    # The first half in a fresh process, cold, against the same half after the other (warm caches).
+    count, cold = half_seconds(path, "plain", first=True, warm=False)
+    first, warm = count / cold, per_second(halves[:1])
     goal = GOALS.get(name)
     rows = [
         f"{name}: {hands} simulated hands, {events:.0f} events each",

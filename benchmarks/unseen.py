@@ -51,11 +51,20 @@ def half_seconds(path: Path, mode: str, first: bool, warm: bool, root: Path = RO
     return int(count), float(seconds)
 
 
-def unseen_rate(path: Path, mode: str = "plain", root: Path = ROOT) -> float:
-    """Records per CPU-second over the whole archive, each half timed in a warm process that never
-    saw it (mode: floor, plain or trace)."""
-    runs = [half_seconds(path, mode, first, True, root) for first in (True, False)]
+def unseen_halves(path: Path, mode: str = "plain", root: Path = ROOT) -> list[tuple[int, float]]:
+    """Both halves of the archive, each timed in a warm process that never saw it (mode: floor,
+    plain or trace): half_seconds of each."""
+    return [half_seconds(path, mode, first, True, root) for first in (True, False)]
+
+
+def per_second(runs: list[tuple[int, float]]) -> float:
+    """Records per CPU-second over these (records, seconds) runs."""
     return sum(n for n, _ in runs) / sum(s for _, s in runs)
+
+
+def unseen_rate(path: Path, mode: str = "plain", root: Path = ROOT) -> float:
+    """Records per CPU-second over the whole archive, on unseen records (unseen_halves)."""
+    return per_second(unseen_halves(path, mode, root))
 
 
 def main() -> int:
