@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from referee import archive, records  # noqa: E402
+from referee import archive, records, shapes  # noqa: E402
 from referee.proto import record_pb2 as pb  # noqa: E402
 from referee.rules import RULESETS, get_ruleset  # noqa: E402
 from referee import simulate as simulate_module  # noqa: E402
@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     events = sum(len(pb.GameRecord.FromString(p).events) for p in payloads)
     hands = len(payloads)
     print(f"corpus: {hands} {args.ruleset} hands, {events} events ({events / hands:.1f} per hand), "
-          f"{sum(map(len, payloads)) / hands:.0f} bytes per hand")
+          f"{sum(map(len, payloads)) / hands:.0f} bytes per hand; shape kernels {shapes.KERNELS}")
 
     floor, plain, traced = (hands / unseen_rate(path, mode) for mode in ("floor", "plain", "trace"))
     print(f"{'pass':<16}{'CPU s':>9}{'hands/s':>10}{'events/s':>12}{'x floor':>9}")

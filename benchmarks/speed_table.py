@@ -131,7 +131,8 @@ def main() -> int:
                         help="records of the audit runs (default 100,000: Beam's start-up of a few seconds "
                              "weighs on a smaller archive; the last row shows the ratio without it)")
     args = parser.parse_args()
-    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}")
+    print(f"{os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.2f}, "
+          f"shape kernels {shapes.KERNELS} (MJREF_PURE_PYTHON=1: the Python ones)")
     with tempfile.TemporaryDirectory(prefix="mjref-speed-") as tmp:
         work = Path(tmp)
         paths = {}

@@ -51,11 +51,19 @@ the part (a bitmask) and the cost is its lowest bit. Memoized per part; clear_ca
 the memo. Only a hand too big for the spare-wild argument convolves those sets (the exact
 path, exact for any size). Seven pairs and thirteen orphans are decided by counting, room
 included.
+
+*The compiled kernels.* referee/_shapes_c.c, an optional extension built at install when a C
+compiler is there, takes over the four hottest entry points (is_standard_win, natural_waits,
+ready_discard_set, discard_costs) for hands without wilds, room or pair kinds: the same tables, each part's
+cost read by its index, the hand's cost summed as above. Everything else it hands back to
+the Python functions here, which stay the reference (PYTHON); MJREF_PURE_PYTHON=1 keeps
+them in use, and tests/test_shapes_c.py holds the two equal.
 """
 from __future__ import annotations
 
 import array
 import lzma
+import os
 import sys
 from base64 import b85decode
 from dataclasses import dataclass
@@ -1453,3 +1461,31 @@ def _split_part(part: bytes, base: int) -> tuple:
             counts[r] -= 1
         found += [(pair, (("chow", base + i),) + sets) for pair, sets in _part_readings(bytes(counts), base)]
     return tuple(found)
+
+
+# ---------------------------------------------------------------------------------------
+# The compiled kernels, when built (see the module's docstring).
+
+PYTHON = {f.__name__: f for f in (is_standard_win, natural_waits, ready_discard_set, discard_costs)}
+
+
+def _compiled():
+    """referee._shapes_c, given the tables and its Python twins; None when it is not built or
+    MJREF_PURE_PYTHON is set."""
+    if os.environ.get("MJREF_PURE_PYTHON"):
+        return None
+    try:
+        from referee import _shapes_c
+    except ImportError:
+        return None
+    _shapes_c.init(_C0, _C2, IMPOSSIBLE, _pair_bits, PYTHON)
+    return _shapes_c
+
+
+COMPILED = _compiled()
+KERNELS = "compiled" if COMPILED is not None else "pure Python"  # for the benchmarks' headers
+if COMPILED is not None:
+    is_standard_win = COMPILED.is_standard_win  # noqa: F811 (the same function, compiled)
+    natural_waits = COMPILED.natural_waits  # noqa: F811
+    ready_discard_set = COMPILED.ready_discard_set  # noqa: F811
+    discard_costs = COMPILED.discard_costs  # noqa: F811

@@ -1,0 +1,365 @@
+/* The shape kernels of referee/shapes.py, compiled: an optional accelerator.
+
+   Each function answers from the same per-suit cost tables (shapes._C0, _C2) by the same
+   arithmetic as its Python twin, which stays the reference: shapes.py binds these only when
+   this module is built, and tests/test_shapes_c.py holds the two equal on every hand they try.
+   Anything outside the hot case (wilds, room, pair kinds, a count that is not 0..4) is handed
+   back to the Python function, so errors and rare paths are the reference's own.
+
+   Costs: C0 = fewest wilds completing a part into sets, C2 = into sets and one pair; a hand's
+   cost is the sum of the C0s plus the cheapest (C2 - C0). 255 or more is impossible.
+*/
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#define KINDS 34
+#define IMP 255
+
+static PyObject *c0_table, *c2_table;  /* bytes, 5**9 entries each, indexed by a suit's base-5 counts */
+static const unsigned char *C0, *C2;
+static PyObject *win_fallback, *waits_fallback, *ready_fallback, *costs_fallback;  /* the Python twins */
+static PyObject *pair_bits;  /* shapes._pair_bits */
+static long impossible;  /* shapes.IMPOSSIBLE */
+static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
+static const int ORPHANS[13] = {0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33};
+
+static int suit_index(const unsigned char *k) {
+    int i = 0;
+    for (int r = 8; r >= 0; r--)
+        i = i * 5 + k[r];
+    return i;
+}
+
+/* shapes._honor_costs: (C0, C2) of the 7 honor counts. */
+static void honor_costs(const unsigned char *h, int *c0, int *c2) {
+    int n0 = 0, n1 = 0, n2 = 0;
+    for (int r = 0; r < 7; r++) {
+        if (h[r] == 4) {
+            *c0 = *c2 = IMP;
+            return;
+        }
+        n0 += h[r] == 0;
+        n1 += h[r] == 1;
+        n2 += h[r] == 2;
+    }
+    *c0 = n1 + n1 + n2;
+    *c2 = (n1 || n2) ? *c0 - 1 : (n0 ? *c0 + 2 : IMP);
+}
+
+/* The four parts' costs of a hand. */
+typedef struct {
+    int index[3];
+    int c0[4], c2[4];
+} Parts;
+
+static void read_parts(const unsigned char *b, Parts *p) {
+    for (int q = 0; q < 3; q++) {
+        int i = p->index[q] = suit_index(b + 9 * q);
+        p->c0[q] = C0[i];
+        p->c2[q] = C2[i];
+    }
+    honor_costs(b + 27, &p->c0[3], &p->c2[3]);
+}
+
+/* The hand's cost with part q's costs replaced by (a, c). */
+static int cost_with(const Parts *p, int q, int a, int c) {
+    int total = 0, pair = 1 << 20;
+    for (int part = 0; part < 4; part++) {
+        int x = part == q ? a : p->c0[part], y = part == q ? c : p->c2[part];
+        total += x;
+        if (y - x < pair)
+            pair = y - x;
+    }
+    return total + pair;
+}
+
+/* The 34 counts of a sequence into b; 0 when it is no sequence of 34 counts 0..4. */
+static int read_counts(PyObject *counts, unsigned char *b) {
+    if (PyBytes_CheckExact(counts)) {
+        if (PyBytes_GET_SIZE(counts) != KINDS)
+            return 0;
+        const unsigned char *s = (const unsigned char *)PyBytes_AS_STRING(counts);
+        for (int t = 0; t < KINDS; t++) {
+            if (s[t] > 4)
+                return 0;
+            b[t] = s[t];
+        }
+        return 1;
+    }
+    PyObject **items;
+    if (PyList_CheckExact(counts)) {
+        if (PyList_GET_SIZE(counts) != KINDS)
+            return 0;
+        items = ((PyListObject *)counts)->ob_item;
+    } else if (PyTuple_CheckExact(counts)) {
+        if (PyTuple_GET_SIZE(counts) != KINDS)
+            return 0;
+        items = ((PyTupleObject *)counts)->ob_item;
+    } else {
+        return 0;
+    }
+    for (int t = 0; t < KINDS; t++) {
+        if (!PyLong_CheckExact(items[t]))
+            return 0;
+        int overflow;
+        long v = PyLong_AsLongAndOverflow(items[t], &overflow);
+        if (overflow || v < 0 || v > 4)
+            return 0;
+        b[t] = (unsigned char)v;
+    }
+    return 1;
+}
+
+static PyObject *fall_back(PyObject *function, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    return PyObject_Vectorcall(function, args, nargs, kwnames);
+}
+
+/* is_standard_win(counts, wilds=0, room=None, pair_kinds=None) */
+static PyObject *is_standard_win(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    int plain = nargs >= 1 && kwnames == NULL && nargs <= 4 && read_counts(args[0], b);
+    if (plain && nargs >= 2) {
+        int overflow;
+        plain = PyLong_CheckExact(args[1]) && PyLong_AsLongAndOverflow(args[1], &overflow) == 0 && !overflow;
+    }
+    for (Py_ssize_t a = 2; plain && a < nargs; a++)
+        plain = args[a] == Py_None;
+    if (!plain)
+        return fall_back(win_fallback, args, nargs, kwnames);
+    Parts p;
+    read_parts(b, &p);
+    return PyBool_FromLong(cost_with(&p, -1, 0, 0) == 0);
+}
+
+/* natural_waits(b, allowed, seven_pairs=False, thirteen_orphans=False, orphan_pair_kinds=None) */
+static PyObject *natural_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    unsigned long allowed[4];
+    int plain = kwnames == NULL && nargs >= 2 && nargs <= 5 && PyBytes_CheckExact(args[0]) &&
+                read_counts(args[0], b) && PyTuple_CheckExact(args[1]) && PyTuple_GET_SIZE(args[1]) == 4;
+    for (int q = 0; plain && q < 4; q++) {
+        PyObject *m = PyTuple_GET_ITEM(args[1], q);
+        plain = PyLong_CheckExact(m);
+        allowed[q] = plain ? PyLong_AsUnsignedLong(m) : 0;
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            plain = 0;
+        }
+    }
+    if (!plain)
+        return fall_back(waits_fallback, args, nargs, kwnames);
+    int seven_pairs = nargs >= 3 ? PyObject_IsTrue(args[2]) : 0;
+    int orphans = nargs >= 4 ? PyObject_IsTrue(args[3]) : 0;
+    if (seven_pairs < 0 || orphans < 0)
+        return NULL;
+    int size = 0;
+    for (int t = 0; t < KINDS; t++)
+        size += b[t];
+
+    unsigned char wins[KINDS] = {0};
+    Parts p;
+    read_parts(b, &p);
+    /* One tile lowers a cost by at most 1: only a hand costing 1 can win with one more. */
+    if (cost_with(&p, -1, 0, 0) == 1) {
+        for (int t = 0; t < KINDS; t++) {
+            if (b[t] >= 4)
+                continue;  /* no fifth copy */
+            int q = t < 27 ? t / 9 : 3, a, c;
+            if (q < 3) {
+                int i = p.index[q] + POW5[t % 9];
+                a = C0[i];
+                c = C2[i];
+            } else {
+                b[t]++;
+                honor_costs(b + 27, &a, &c);
+                b[t]--;
+            }
+            wins[t] = cost_with(&p, q, a, c) == 0;
+        }
+    }
+    if (size == 13 && seven_pairs) {  /* the one single (or third copy) left unpaired */
+        int odd = 0, last = -1;
+        for (int t = 0; t < KINDS; t++)
+            if (b[t] & 1) {
+                odd++;
+                last = t;
+            }
+        if (odd == 1)
+            wins[last] = 1;
+    }
+    if (size == 13 && orphans) {
+        int orphan_tiles = 0, missing = 0;
+        for (int k = 0; k < 13; k++) {
+            orphan_tiles += b[ORPHANS[k]];
+            missing += b[ORPHANS[k]] == 0;
+        }
+        if (orphan_tiles == 13 && missing <= 1) {
+            /* The duplicate's kinds: called back only here, which few hands reach. */
+            PyObject *kinds = nargs >= 5 ? args[4] : Py_None;
+            PyObject *bits_obj = PyObject_CallOneArg(pair_bits, kinds);
+            if (bits_obj == NULL)
+                return NULL;
+            unsigned long long pair_ok = PyLong_AsUnsignedLongLong(bits_obj);
+            Py_DECREF(bits_obj);
+            if (PyErr_Occurred())
+                return NULL;
+            for (int k = 0; k < 13; k++) {
+                int t = ORPHANS[k];
+                if (b[t] >= 4)
+                    continue;
+                b[t]++;
+                int doubles = 0, double_kind = -1, ok = 1;
+                for (int j = 0; j < 13 && ok; j++) {
+                    int n = b[ORPHANS[j]];
+                    if (n > 2)
+                        ok = 0;
+                    else if (n == 2) {
+                        doubles++;
+                        double_kind = ORPHANS[j];
+                    }
+                }
+                b[t]--;
+                if (ok && doubles == 1 && (pair_ok >> double_kind & 1))
+                    wins[t] = 1;
+                /* (14 orphan tiles with none doubled cannot be: 13 kinds hold at most 13 singles.) */
+            }
+        }
+    }
+    PyObject *found[KINDS];
+    Py_ssize_t n = 0;
+    for (int t = 0; t < KINDS; t++) {
+        int q = t < 27 ? t / 9 : 3, r = t < 27 ? t % 9 : t - 27;
+        if (wins[t] && (allowed[q] >> r & 1))
+            found[n++] = PyLong_FromLong(t);
+    }
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(out, i, found[i]);
+    return out;
+}
+
+/* The hand's cost less one t (held): only t's part changes. */
+static int drop_cost(unsigned char *b, const Parts *p, int t) {
+    int q = t < 27 ? t / 9 : 3, a, c;
+    if (q < 3) {
+        int i = p->index[q] - POW5[t % 9];
+        a = C0[i];
+        c = C2[i];
+    } else {
+        b[t]--;
+        honor_costs(b + 27, &a, &c);
+        b[t]++;
+    }
+    return cost_with(p, q, a, c);
+}
+
+/* ready_discard_set(b, wilds): kinds t held with cost(b less t) <= wilds + 1, as a set. */
+static PyObject *ready_discard_set(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    long wilds = -1;
+    if (kwnames == NULL && nargs == 2 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
+        PyLong_CheckExact(args[1])) {
+        wilds = PyLong_AsLong(args[1]);
+        if (wilds < 0 || wilds > 200) {  /* (limits up to 201 stay below the tables' 255) */
+            PyErr_Clear();
+            wilds = -1;
+        }
+    }
+    if (wilds < 0)
+        return fall_back(ready_fallback, args, nargs, kwnames);
+    int limit = (int)wilds + 1;
+    Parts p;
+    read_parts(b, &p);
+    PyObject *out = PySet_New(NULL);
+    if (out == NULL)
+        return NULL;
+    for (int t = 0; t < KINDS; t++) {
+        if (b[t] && drop_cost(b, &p, t) <= limit) {
+            PyObject *kind = PyLong_FromLong(t);
+            if (PySet_Add(out, kind) < 0) {
+                Py_DECREF(kind);
+                Py_DECREF(out);
+                return NULL;
+            }
+            Py_DECREF(kind);
+        }
+    }
+    return out;
+}
+
+/* discard_costs(counts): {t: cost of the hand less one t} for each kind held, in kind order. */
+static PyObject *discard_costs(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    if (kwnames != NULL || nargs != 1 || !read_counts(args[0], b))
+        return fall_back(costs_fallback, args, nargs, kwnames);
+    Parts p;
+    read_parts(b, &p);
+    PyObject *out = PyDict_New();
+    if (out == NULL)
+        return NULL;
+    for (int t = 0; t < KINDS; t++) {
+        if (!b[t])
+            continue;
+        int cost = drop_cost(b, &p, t);
+        PyObject *kind = PyLong_FromLong(t), *value = PyLong_FromLong(cost < IMP ? cost : impossible);
+        int failed = kind == NULL || value == NULL || PyDict_SetItem(out, kind, value) < 0;
+        Py_XDECREF(kind);
+        Py_XDECREF(value);
+        if (failed) {
+            Py_DECREF(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* init(c0, c2, impossible, pair_bits, twins): the tables, shapes.IMPOSSIBLE, shapes._pair_bits,
+   and {name: Python function} of the twins to hand the rare cases to. */
+static PyObject *init(PyObject *self, PyObject *args) {
+    PyObject *c0, *c2, *bits, *twins;
+    if (!PyArg_ParseTuple(args, "SSlOO!", &c0, &c2, &impossible, &bits, &PyDict_Type, &twins))
+        return NULL;
+    if (PyBytes_GET_SIZE(c0) != 1953125 || PyBytes_GET_SIZE(c2) != 1953125) {
+        PyErr_SetString(PyExc_ValueError, "the cost tables hold 5**9 entries each");
+        return NULL;
+    }
+    const char *names[4] = {"is_standard_win", "natural_waits", "ready_discard_set", "discard_costs"};
+    PyObject **fallbacks[4] = {&win_fallback, &waits_fallback, &ready_fallback, &costs_fallback};
+    for (int i = 0; i < 4; i++) {
+        PyObject *twin = PyDict_GetItemString(twins, names[i]);
+        if (twin == NULL) {
+            PyErr_Format(PyExc_KeyError, "no Python twin for %s", names[i]);
+            return NULL;
+        }
+        Py_INCREF(twin);
+        Py_XSETREF(*fallbacks[i], twin);
+    }
+    PyObject *held[3] = {c0, c2, bits};
+    PyObject **slots[3] = {&c0_table, &c2_table, &pair_bits};
+    for (int i = 0; i < 3; i++) {
+        Py_INCREF(held[i]);
+        Py_XSETREF(*slots[i], held[i]);
+    }
+    C0 = (const unsigned char *)PyBytes_AS_STRING(c0_table);
+    C2 = (const unsigned char *)PyBytes_AS_STRING(c2_table);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"init", init, METH_VARARGS, "Give the kernels the cost tables and their Python twins."},
+    {"is_standard_win", (PyCFunction)(void (*)(void))is_standard_win, METH_FASTCALL | METH_KEYWORDS,
+     "shapes.is_standard_win, compiled for hands without wilds, room or pair kinds."},
+    {"natural_waits", (PyCFunction)(void (*)(void))natural_waits, METH_FASTCALL | METH_KEYWORDS,
+     "shapes.natural_waits, compiled."},
+    {"ready_discard_set", (PyCFunction)(void (*)(void))ready_discard_set, METH_FASTCALL | METH_KEYWORDS,
+     "shapes.ready_discard_set, compiled."},
+    {"discard_costs", (PyCFunction)(void (*)(void))discard_costs, METH_FASTCALL | METH_KEYWORDS,
+     "shapes.discard_costs, compiled."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "referee._shapes_c", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__shapes_c(void) { return PyModule_Create(&module); }

@@ -1,0 +1,225 @@
+"""The compiled shape kernels (referee/_shapes_c.c) against their Python twins, the reference.
+
+Each public kernel is called both ways on the same hands: random wall hands, near-wins, seven
+pairs and thirteen-orphans shapes, every size, restricted kinds, the flags and keywords the
+compiled code hands back to Python, and bad input (both must fail alike). Then whole games: a
+few hundred simulated hands per rule book are judged, decision trace included, once in a
+process with MJREF_PURE_PYTHON=1 and once with the kernels, and the two outputs must be equal.
+Skipped where the extension was not built (no C compiler at install).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from referee import shapes
+from referee.tiles import DRAGONS, KINDS, TERMINALS_AND_HONORS, WINDS, counts
+
+from test_shapes import ALL, drop, near_win, orphan_hands, plus, wall_hand
+
+pytestmark = pytest.mark.skipif(shapes.COMPILED is None, reason="compiled kernels not built (or MJREF_PURE_PYTHON)")
+
+PY = shapes.PYTHON
+C = shapes.COMPILED
+NO_KINDS = shapes.kind_masks(())
+ALLOWED = [
+    shapes.kind_masks(None),
+    shapes.kind_masks(range(27)),  # suits only
+    shapes.kind_masks(range(9, 34)),  # no characters
+    shapes.kind_masks(TERMINALS_AND_HONORS),
+    shapes.kind_masks([0, 4, 8, 13, 22, 27, 33]),
+    NO_KINDS,
+]
+PAIR_KINDS = [None, (), DRAGONS, WINDS, (0, 9, 18), tuple(range(27))]
+
+
+def outcome(function, *args, **kwargs):
+    """What a call returns, or the type of what it raises."""
+    try:
+        return function(*args, **kwargs)
+    except Exception as error:  # noqa: BLE001 - the type is the comparison
+        return type(error)
+
+
+def same(name: str, *args, **kwargs):
+    want = outcome(PY[name], *args, **kwargs)
+    got = outcome(getattr(C, name), *args, **kwargs)
+    assert got == want, (name, args, kwargs)
+    assert type(got) is type(want), (name, args, kwargs)
+    return got
+
+
+def hands(seed: int, count: int):
+    """Hands of every size 1..14: wall hands, near-wins less some tiles (some holding four of a
+    kind), seven-pairs shapes."""
+    rng = random.Random(seed)
+    for i in range(count):
+        size = rng.randint(1, 14)
+        kind = i % 5
+        if kind == 0:
+            vec = wall_hand(rng, size)
+        elif kind in (1, 2, 3):
+            vec = near_win(rng, 4, rng.choice([0, 0, 0, 1, 2]))
+            if kind == 3:  # four copies of a kind held: a fifth is never a wait
+                vec[rng.choice([t for t in ALL if vec[t]])] = 4
+            vec = drop(rng, vec, max(0, sum(vec) - size))
+        else:
+            vec = [0] * KINDS
+            for t in rng.sample(ALL, 7):
+                vec[t] = 2
+            vec = drop(rng, vec, rng.choice([0, 1, 1, 2]))
+        yield vec
+
+
+def test_the_kernels_are_the_public_functions():
+    assert shapes.is_standard_win is C.is_standard_win
+    assert shapes.natural_waits is C.natural_waits
+    assert shapes.ready_discard_set is C.ready_discard_set
+    assert shapes.discard_costs is C.discard_costs
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_win_matches_python(seed):
+    wins = 0
+    for vec in hands(seed, 5000):
+        wins += same("is_standard_win", vec) is True
+        same("is_standard_win", tuple(vec))
+        same("is_standard_win", bytes(vec))
+        costs = same("discard_costs", vec)
+        assert list(costs) == sorted(costs)  # kind order, as the simulator reads them
+    assert wins > 100  # the sweep reaches winning hands, not only misses
+
+
+@pytest.mark.parametrize("seed", [5, 6, 7])
+def test_waits_match_python(seed):
+    rng = random.Random(seed)
+    waiting = 0
+    for vec in hands(seed, 4000):
+        b = bytes(vec)
+        allowed = rng.choice(ALLOWED)
+        seven, orphans = rng.random() < 0.5, rng.random() < 0.3
+        pair_kinds = rng.choice(PAIR_KINDS)
+        waiting += bool(same("natural_waits", b, allowed))
+        same("natural_waits", b, allowed, seven, orphans)
+        same("natural_waits", b, allowed, seven, orphans, pair_kinds)
+    assert waiting > 200
+
+
+@pytest.mark.parametrize("wilds", [0, 1, 2, 3])
+def test_ready_discards_match_python(wilds):
+    rng = random.Random(10 + wilds)
+    ready = 0
+    for _ in range(3000):
+        vec = near_win(rng, 4, rng.choice([0, 1, 1, 2, 3]))
+        vec = drop(rng, vec, wilds)
+        ready += bool(same("ready_discard_set", bytes(vec), wilds))
+    assert ready > 300
+
+
+def test_thirteen_orphans_match_python():
+    allowed = shapes.kind_masks(None)
+    found = 0
+    for vec in orphan_hands(20, 3000, 1):  # 13 tiles: the orphans shape less one
+        b = bytes(vec)
+        for pair_kinds in PAIR_KINDS:
+            found += bool(same("natural_waits", b, allowed, False, True, pair_kinds))
+        same("natural_waits", b, allowed, True, True)
+        same("is_standard_win", plus(vec, 0))
+    assert found > 500
+
+
+BAD = [
+    [0] * 33,  # too short
+    [0] * 35,
+    [5] + [0] * 33,  # a fifth copy
+    [-1] + [0] * 33,
+    [3, 3, 3, 3, 2] + [0] * 29,  # a win, but one count is a string below
+    [True, True, True] + [0] * 24 + [2] + [0] * 6,  # bools are ints to Python
+    [1.0] * 3 + [0] * 31,
+]
+
+
+def test_bad_input_fails_alike():
+    for vec in BAD:
+        same("is_standard_win", vec)
+        same("is_standard_win", tuple(vec))
+    same("is_standard_win", [3, 3, 3, 3, "2"] + [0] * 29)
+    same("is_standard_win", None)
+    same("is_standard_win", "abc")
+    same("is_standard_win", [0] * KINDS, 10**30)
+    same("is_standard_win", [0] * KINDS, -(10**30))
+    same("is_standard_win")
+    same("natural_waits", bytes(33), NO_KINDS)
+    same("natural_waits", bytes([5]) + bytes(33), shapes.kind_masks(None))
+    same("natural_waits", bytes(34), (1, 2))
+    same("ready_discard_set", bytes([5]) + bytes(33), 0)
+    for vec in BAD:
+        same("discard_costs", vec)
+    same("discard_costs", None)
+    same("discard_costs", [0] * KINDS, 1)
+    same("ready_discard_set", bytes(14) + bytes(20), -1)
+
+
+def test_keywords_and_wilds_go_to_python():
+    rng = random.Random(30)
+    for vec in hands(30, 1500):
+        size = sum(vec)
+        same("is_standard_win", vec, 14 - size if size <= 14 else 0)
+        same("is_standard_win", vec, 0, None, DRAGONS)
+        same("is_standard_win", vec, room=[rng.randint(0, 4) for _ in ALL])
+        same("is_standard_win", counts=vec)
+        same("natural_waits", bytes(vec), shapes.kind_masks(None), thirteen_orphans=True)
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(st.lists(st.sampled_from(ALL), max_size=14).map(counts).filter(lambda v: max(v) <= 4),
+       st.sampled_from(ALLOWED), st.booleans(), st.booleans())
+def test_kernels_match_python_hypothesis(vec, allowed, seven, orphans):
+    same("is_standard_win", vec)
+    same("natural_waits", bytes(vec), allowed, seven, orphans)
+    same("discard_costs", vec)
+    if sum(vec) % 3 == 2:
+        same("ready_discard_set", bytes(vec), 0)
+
+
+# ---------------------------------------------------------------------------------------
+# Whole games: the same verdicts and decision traces either way.
+
+JUDGE = """
+import hashlib, json, sys
+from referee import shapes
+from referee.simulate import simulate
+from referee.verify import verify_bytes
+digest = hashlib.sha256()
+for ruleset in sys.argv[1:]:
+    for record in simulate(ruleset, 60, seed=77, offers=True):
+        verdict = verify_bytes(record.SerializeToString(), trace=True)
+        row = {**verdict.to_json(), "decisions": [vars(d) for d in verdict.decisions]}
+        digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False).encode())
+print(shapes.COMPILED is not None, digest.hexdigest())
+"""
+
+RULESETS = ["hebei", "ningxiang", "guangdong_tdh", "guangdong_jph3", "guangdong_gg5", "harbin", "dalian"]
+
+
+def judged(pure: bool) -> tuple[str, str]:
+    env = dict(os.environ)
+    env.pop("MJREF_PURE_PYTHON", None)
+    if pure:
+        env["MJREF_PURE_PYTHON"] = "1"
+    out = subprocess.run([sys.executable, "-c", JUDGE, *RULESETS], env=env, capture_output=True, text=True,
+                         check=True)
+    return tuple(out.stdout.split())
+
+
+def test_games_judge_the_same_either_way():
+    compiled, pure = judged(pure=False), judged(pure=True)
+    assert compiled[0] == "True" and pure[0] == "False"
+    assert compiled[1] == pure[1]
