@@ -153,6 +153,8 @@ def test_bad_input_fails_alike():
     same("is_standard_win", [3, 3, 3, 3, "2"] + [0] * 29)
     same("is_standard_win", None)
     same("is_standard_win", "abc")
+    same("is_standard_win", bytearray(plus([0] * KINDS, 0, 0)))  # other sequences: the Python path
+    same("is_standard_win", type("Counts", (list,), {})(plus([0] * KINDS, 0, 0)))
     same("is_standard_win", [0] * KINDS, 10**30)
     same("is_standard_win", [0] * KINDS, -(10**30))
     same("is_standard_win")
