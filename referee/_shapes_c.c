@@ -3,8 +3,9 @@
    Each function answers from the same per-suit cost tables (shapes._C0, _C2) by the same
    arithmetic as its Python twin, which stays the reference: shapes.py binds these only when
    this module is built, and tests/test_shapes_c.py holds the two equal on every hand they try.
-   Anything outside the hot case (wilds, room, pair kinds, a count that is not 0..4) is handed
-   back to the Python function, so errors and rare paths are the reference's own.
+   Anything outside the hot case (wilds in a win or wait check, room, pair kinds, keywords, a
+   count that is not 0..4, another type of sequence) is handed back to the Python function, so
+   errors and rare paths are the reference's own.
 
    Costs: C0 = fewest wilds completing a part into sets, C2 = into sets and one pair; a hand's
    cost is the sum of the C0s plus the cheapest (C2 - C0). 255 or more is impossible.
@@ -71,6 +72,22 @@ static int cost_with(const Parts *p, int q, int a, int c) {
             pair = y - x;
     }
     return total + pair;
+}
+
+/* The hand's cost with one t more (step 1; t held fewer than 4 times) or one t less (step -1;
+   t held): only t's part changes. */
+static int cost_after(unsigned char *b, const Parts *p, int t, int step) {
+    int q = t < 27 ? t / 9 : 3, a, c;
+    if (q < 3) {
+        int i = p->index[q] + step * POW5[t % 9];
+        a = C0[i];
+        c = C2[i];
+    } else {
+        b[t] += step;
+        honor_costs(b + 27, &a, &c);
+        b[t] -= step;
+    }
+    return cost_with(p, q, a, c);
 }
 
 /* The 34 counts of a sequence into b; 0 when it is no sequence of 34 counts 0..4. */
@@ -161,21 +178,8 @@ static PyObject *natural_waits(PyObject *self, PyObject *const *args, Py_ssize_t
     read_parts(b, &p);
     /* One tile lowers a cost by at most 1: only a hand costing 1 can win with one more. */
     if (cost_with(&p, -1, 0, 0) == 1) {
-        for (int t = 0; t < KINDS; t++) {
-            if (b[t] >= 4)
-                continue;  /* no fifth copy */
-            int q = t < 27 ? t / 9 : 3, a, c;
-            if (q < 3) {
-                int i = p.index[q] + POW5[t % 9];
-                a = C0[i];
-                c = C2[i];
-            } else {
-                b[t]++;
-                honor_costs(b + 27, &a, &c);
-                b[t]--;
-            }
-            wins[t] = cost_with(&p, q, a, c) == 0;
-        }
+        for (int t = 0; t < KINDS; t++)
+            wins[t] = b[t] < 4 && cost_after(b, &p, t, 1) == 0;  /* (no fifth copy) */
     }
     if (size == 13 && seven_pairs) {  /* the one single (or third copy) left unpaired */
         int odd = 0, last = -1;
@@ -240,21 +244,6 @@ static PyObject *natural_waits(PyObject *self, PyObject *const *args, Py_ssize_t
     return out;
 }
 
-/* The hand's cost less one t (held): only t's part changes. */
-static int drop_cost(unsigned char *b, const Parts *p, int t) {
-    int q = t < 27 ? t / 9 : 3, a, c;
-    if (q < 3) {
-        int i = p->index[q] - POW5[t % 9];
-        a = C0[i];
-        c = C2[i];
-    } else {
-        b[t]--;
-        honor_costs(b + 27, &a, &c);
-        b[t]++;
-    }
-    return cost_with(p, q, a, c);
-}
-
 /* ready_discard_set(b, wilds): kinds t held with cost(b less t) <= wilds + 1, as a set. */
 static PyObject *ready_discard_set(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     unsigned char b[KINDS];
@@ -276,7 +265,7 @@ static PyObject *ready_discard_set(PyObject *self, PyObject *const *args, Py_ssi
     if (out == NULL)
         return NULL;
     for (int t = 0; t < KINDS; t++) {
-        if (b[t] && drop_cost(b, &p, t) <= limit) {
+        if (b[t] && cost_after(b, &p, t, -1) <= limit) {
             PyObject *kind = PyLong_FromLong(t);
             if (PySet_Add(out, kind) < 0) {
                 Py_DECREF(kind);
@@ -302,7 +291,7 @@ static PyObject *discard_costs(PyObject *self, PyObject *const *args, Py_ssize_t
     for (int t = 0; t < KINDS; t++) {
         if (!b[t])
             continue;
-        int cost = drop_cost(b, &p, t);
+        int cost = cost_after(b, &p, t, -1);
         PyObject *kind = PyLong_FromLong(t), *value = PyLong_FromLong(cost < IMP ? cost : impossible);
         int failed = kind == NULL || value == NULL || PyDict_SetItem(out, kind, value) < 0;
         Py_XDECREF(kind);

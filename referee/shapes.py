@@ -54,10 +54,11 @@ included.
 
 *The compiled kernels.* referee/_shapes_c.c, an optional extension built at install when a C
 compiler is there, takes over the four hottest entry points (is_standard_win, natural_waits,
-ready_discard_set, discard_costs) for hands without wilds, room or pair kinds: the same tables, each part's
-cost read by its index, the hand's cost summed as above. Everything else it hands back to
-the Python functions here, which stay the reference (PYTHON); MJREF_PURE_PYTHON=1 keeps
-them in use, and tests/test_shapes_c.py holds the two equal.
+ready_discard_set, discard_costs) for hands without room or pair kinds (and, but for the ready
+check, without wilds): the same tables, each part's cost read by its index, the hand's cost
+summed as above. Everything else it hands back to the Python functions here, which stay the
+reference (PYTHON); MJREF_PURE_PYTHON=1 keeps them in use, and tests/test_shapes_c.py holds
+the two equal.
 """
 from __future__ import annotations
 
