@@ -32,9 +32,13 @@ class Legality:
         self._waits: list[tuple] = [UNKNOWN_WAITS] * 4  # per seat: (version, waits)
         self._hand_waits: dict[tuple, tuple[int, ...]] = {}  # (hand, melds) -> waits
         self._rooms: dict[tuple, list[int]] = {}  # melds -> room
-        # The base ruleset forbids nothing: a rule book that keeps it is not asked every time.
+        self._drawn_wins: list[tuple] = [UNKNOWN_WAITS] * 4  # per seat: (version, drawn tile in the waits)
+        # Hooks a rule book keeps as the base has them (nothing forbidden, no instant hands, no
+        # drawn wildcard) are not asked every time.
         self.forbids = type(rules).forbid is not Ruleset.forbid
         self.forbids_discards = self.forbids and rules.forbids_discards
+        self.instant = type(rules).instant_hands is not Ruleset.instant_hands
+        self.drawn_wild = type(rules).drawn_wild_wins is not Ruleset.drawn_wild_wins
         self.discard_declares = tuple(k for k in rules.ready.declares if k in A.DISCARDS)  # 听 with a discard
 
     # -- hands ------------------------------------------------------------------------------
@@ -79,9 +83,15 @@ class Legality:
         self._waits[seat] = (s.version, found)
         return found
 
+    def drew(self, seat: int, wins: bool) -> None:
+        """The seat has just drawn (its version counted): whether the tile is one of the waits it
+        had, which holds_win answers again until the hand changes."""
+        self._drawn_wins[seat] = (self.table.seats[seat].version, wins)
+
     def forget_waits(self) -> None:
         """The wilds (or the copies out of play) changed: every cached wait and room is stale."""
         self._waits = [UNKNOWN_WAITS] * 4
+        self._drawn_wins = [UNKNOWN_WAITS] * 4
         self._hand_waits = {}
         self._rooms = {}
 
@@ -100,6 +110,9 @@ class Legality:
         """is_win of the seat's hand, its drawn tile included: the drawn tile is one of the waits of
         the hand before it, which the draw looked up (and remembered), so no shape search is needed."""
         s = self.table.seats[seat]
+        known = self._drawn_wins[seat]
+        if known[0] == s.version:
+            return known[1]  # the hand is as the draw left it
         drawn = s.drawn
         if drawn is None or not s.hand[drawn]:
             return self.is_win(s.hand, s.melds)
@@ -109,9 +122,11 @@ class Legality:
 
     def self_wins(self, seat: int) -> bool:
         """Does the seat's hand (its drawn tile included) win as it stands?"""
+        if self.holds_win(seat):
+            return True
         s = self.table.seats[seat]
-        return (self.holds_win(seat) or bool(self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat)))
-                or s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn))
+        return (self.instant and bool(self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat)))
+                or self.drawn_wild and s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn))
 
     # -- checks -----------------------------------------------------------------------------
     def why_not_discard(self, seat: int, action: A.Action) -> Issue:
@@ -221,14 +236,22 @@ class Legality:
         declares = (A.READY_DISCARD,) if phase.ready_call else self.discard_declares
         ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
         plain = not phase.ready_call
-        # A held tile is a legal plain discard unless a hook or the ready lock says no (why_not_discard).
+        # A held tile is a legal plain discard unless a hook or the ready lock says no (why_not_discard);
+        # before 听 there is no lock, so only a rule book's hook (hooked) is asked.
         free = plain and not self.forbids_discards and not s.ready
         if free and not ready:
             legal += compress(DISCARD_OF, s.hand)  # each held kind's discard
             return legal
+        hooked = plain and self.forbids_discards and not s.ready
+        forbid, view = rules.forbid, self.view
         for t in compress(KIND_RANGE, s.hand):
-            if free or plain and self.why_not_discard(seat, DISCARD_OF[t]) is None:
-                legal.append(DISCARD_OF[t])
+            discard = DISCARD_OF[t]
+            if hooked:
+                allowed = not forbid(view, seat, discard)
+            else:
+                allowed = free or plain and self.why_not_discard(seat, discard) is None
+            if allowed:
+                legal.append(discard)
             if t in ready:
                 for kind in declares:
                     action = A.Action(kind, t)
@@ -239,21 +262,25 @@ class Legality:
     def may_claim(self, seat: int, tile: int) -> bool:
         """False when claim_actions is only 过 for certain: the tile wins nothing for the seat, it
         holds fewer than two, and it completes no sequence (each is the first test of its action)."""
-        return (tile in self.waits(seat) or self.table.seats[seat].hand[tile] >= 2
-                or self.rules.chi_allowed and bool(self.chi_options(seat, tile)))
+        return tile in self.waits(seat) or self.may_call(seat, tile)
+
+    def may_call(self, seat: int, tile: int) -> bool:
+        """may_claim without the win: a pair of the tile, or a sequence it completes."""
+        return self.table.seats[seat].hand[tile] >= 2 or self.rules.chi_allowed and bool(self.chi_options(seat, tile))
 
     def claim_actions(self, seat: int, phase) -> list[A.Action]:
         tile = phase.tile
         legal = [A.Action(A.PASS)]
-        if not self.may_claim(seat, tile):
-            return legal  # the usual answer, found without asking about each action
-        if self.can_ron(seat, tile):
-            legal.append(A.Action(A.RON, tile))
+        wins = tile in self.waits(seat)
         held = self.table.seats[seat].hand[tile]  # a 碰 needs two, a 明杠 three (why_not_call's first check)
+        lows = self.chi_options(seat, tile) if self.rules.chi_allowed else ()
+        if not (wins or held >= 2 or lows):
+            return legal  # the usual answer (may_claim), found without asking about each action
+        if wins and self.why_not_ron(seat, tile, A.Action(A.RON, tile)) is None:  # can_ron
+            legal.append(A.Action(A.RON, tile))
         for kind, needs in ((A.PON, held >= 2), (A.KONG_EXPOSED, held == 3)):
             if needs and self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
                 legal.append(A.Action(kind, tile))
-        lows = self.chi_options(seat, tile) if self.rules.chi_allowed else ()
         if lows:
             for kind in (A.CHI, *[k for k in self.rules.ready.declares if k == A.CHI_READY]):
                 for low in lows:

@@ -177,8 +177,7 @@ class Replay:
         self.live = partial(self.rules.wall_end.live, self.table.wall)
         self.legality = Legality(self.table, self.rules, self.live, lambda: self.phase)
         rules = self.rules
-        # Hooks the ruleset leaves as the base has them are not called on every draw.
-        self._drawn_wild = type(rules).drawn_wild_wins is not Ruleset.drawn_wild_wins
+        # A 漏胡 rule that ignores moves is not called on every draw.
         self._moves_matter = type(rules.missed_win).moved is not NoMissedWinRule.moved
         # The quiet moves (quiet_draw, quiet_discard) skip the layers between an event and its
         # handler where they change nothing (they note the trace's decisions as the phases would);
@@ -339,9 +338,11 @@ class Replay:
         first, second, third = OTHERS[phase.discarder]
         if tile in waits(first) or tile in waits(second) or tile in waits(third):
             return False
-        if self.trace:  # each seat let the tile go (close_claim notes the same)
+        if self.trace:  # each seat that could call let the tile go (close_claim notes the same)
+            may_call = self.legality.may_call
             for other in (first, second, third):
-                self.note_claim_decision(other, phase, NOBODY)
+                if may_call(other, tile):
+                    self.note_claim_decision(other, phase, NOBODY)
         self.due_draw(seat)
         due = self.phase
         if type(due) is DrawDue and due.seat == seat and not due.replacement:
@@ -778,9 +779,10 @@ class Replay:
         s.hand[tile] += 1
         s.drawn, s.drawn_live = tile, live
         s.version += 1
+        self.legality.drew(seat, wins)
         if self._moves_matter:
             self.rules.missed_win.moved(s)
-        self.drawn_tile_wins = wins or self._drawn_wild and self.rules.drawn_wild_wins(self.view, seat, tile)
+        self.drawn_tile_wins = wins or self.legality.drawn_wild and self.rules.drawn_wild_wins(self.view, seat, tile)
         self.phase = Turn.of(seat, True, replacement)
 
     def take_tile(self, seat: int, draw: pb.Draw, replacement: bool) -> int:

@@ -3,6 +3,8 @@ views of it that ruleset hooks see. No rules here."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import attrgetter
+from types import MappingProxyType
 
 from referee import tiles as T
 
@@ -175,17 +177,18 @@ class SeatView:
     def __init__(self, seat: Seat):
         self._seat = seat
 
-    index = property(lambda self: self._seat.index)
+    # Plain reads are C getters (attrgetter), not lambdas: hooks read them for each action weighed.
+    index = property(attrgetter("_seat.index"))
     hand = property(lambda self: tuple(self._seat.hand), doc="concealed counts (34)")
     melds = property(lambda self: tuple(self._seat.melds))
     river = property(lambda self: tuple(self._seat.river))
-    drawn = property(lambda self: self._seat.drawn, doc="the tile just drawn, or None")
-    ready = property(lambda self: self._seat.ready, doc="the ready declaration made, or ''")
-    ready_waits = property(lambda self: self._seat.ready_waits)
-    auto_play = property(lambda self: self._seat.auto_play)
-    discarded = property(lambda self: self._seat.discarded)
-    locks = property(lambda self: dict(self._seat.locks))
-    is_open = property(lambda self: self._seat.is_open)
+    drawn = property(attrgetter("_seat.drawn"), doc="the tile just drawn, or None")
+    ready = property(attrgetter("_seat.ready"), doc="the ready declaration made, or ''")
+    ready_waits = property(attrgetter("_seat.ready_waits"))
+    auto_play = property(attrgetter("_seat.auto_play"))
+    discarded = property(attrgetter("_seat.discarded"))
+    locks = property(lambda self: MappingProxyType(self._seat.locks), doc="read-only, not a copy: asked per action")
+    is_open = property(attrgetter("_seat.is_open"))
 
     def count(self, tile: int) -> int:
         """Copies of a kind in the concealed hand."""
@@ -204,16 +207,16 @@ class TableView:
         self._legality, self._table = legality, legality.table
         self.seats = tuple(SeatView(s) for s in self._table.seats)
 
-    dealer = property(lambda self: self._table.dealer)
-    round_wind = property(lambda self: self._table.round_wind)
-    indicator = property(lambda self: self._table.indicator)
-    wilds = property(lambda self: self._table.wilds)
-    deal_window = property(lambda self: self._table.deal_window)
-    last_live_draw = property(lambda self: self._table.last_live_draw)
-    haidi_taker = property(lambda self: self._table.haidi_taker)
-    kong_discard = property(lambda self: self._table.kong_discard,
+    dealer = property(attrgetter("_table.dealer"))
+    round_wind = property(attrgetter("_table.round_wind"))
+    indicator = property(attrgetter("_table.indicator"))
+    wilds = property(attrgetter("_table.wilds"))
+    deal_window = property(attrgetter("_table.deal_window"))
+    last_live_draw = property(attrgetter("_table.last_live_draw"))
+    haidi_taker = property(attrgetter("_table.haidi_taker"))
+    kong_discard = property(attrgetter("_table.kong_discard"),
                             doc="the last discard came right after its discarder's kong (杠上炮)")
-    wall_remaining = property(lambda self: self._table.wall.remaining)
+    wall_remaining = property(attrgetter("_table.wall.remaining"))
     phase = property(lambda self: self._legality.phase(), doc="the decision window now (read it, never change it)")
     live = property(lambda self: self._legality.live(), doc="tiles a normal draw may still take")
 

@@ -1,12 +1,12 @@
 """The move generator's short cuts against the long way round.
 
-`Legality.may_claim` (a claim window that can only be 过, known before asking about each action),
-`Ruleset.forbids_discards = False` (a rule book whose forbid() never rejects a plain discard, so
-the turn's legal set does not ask it per held tile) and `Legality.holds_win` (a drawn tile wins
-when it is one of the remembered waits of the hand before it) must change no trace: with all
-three turned off, every simulated hand of every ruleset gives the same decisions. A rule book
-that says its forbid() never rejects a discard is held to it at every turn of those hands, and
-holds_win to is_win at every turn.
+`Legality.may_call` and `may_claim` (a claim window that can only be 过, known before asking about
+each action), `Ruleset.forbids_discards = False` (a rule book whose forbid() never rejects a plain
+discard, so the turn's legal set does not ask it per held tile) and `Legality.holds_win` (a drawn
+tile wins when it is one of the remembered waits of the hand before it, remembered by the draw)
+must change no trace: with all three turned off, every simulated hand of every ruleset gives the
+same decisions. A rule book that says its forbid() never rejects a discard is held to it at every
+turn of those hands, and holds_win to is_win at every turn.
 """
 import pytest
 
@@ -33,7 +33,7 @@ def test_short_cuts_change_no_trace(name, monkeypatch):
     rules, records = hands(name)
     fast = traces(records, rules)
     assert any(len(t) for t in fast)
-    monkeypatch.setattr(Legality, "may_claim", lambda self, seat, tile: True)
+    monkeypatch.setattr(Legality, "may_call", lambda self, seat, tile: True)  # (so may_claim too)
     monkeypatch.setattr(Legality, "holds_win", lambda self, seat: self.is_win(self.table.seats[seat].hand,
                                                                            self.table.seats[seat].melds))
     original_init = Legality.__init__
@@ -87,3 +87,29 @@ def test_holds_win_is_is_win(name, monkeypatch):
     traces(records, rules)
     assert len(seen) > 100 and any(slow for _f, slow, _h, _d in seen)
     assert [x for x in seen if x[0] != x[1]] == []
+
+
+@pytest.mark.parametrize("name", sorted(RULESETS))
+def test_turn_discards_are_the_held_tiles_why_not_discard_allows(name, monkeypatch):
+    """turn_actions asks a rule book's forbid() directly before 听 (no lock to ask): its plain
+    discards are still exactly the held tiles why_not_discard lets go, at every turn."""
+    rules, records = hands(name)
+    seen = []
+    original = Legality.turn_actions
+
+    def both(self, seat, phase):
+        legal = original(self, seat, phase)
+        if not phase.ready_call:
+            s = self.table.seats[seat]
+            fast = [a.tile for a in legal if a.kind == A.DISCARD]
+            slow = [t for t in range(len(s.hand))
+                    if s.hand[t] and self.why_not_discard(seat, A.Action(A.DISCARD, t)) is None]
+            seen.append((fast == slow, len(slow) < sum(1 for c in s.hand if c)))
+        return legal
+
+    monkeypatch.setattr(Legality, "turn_actions", both)
+    traces(records, rules)
+    assert len(seen) > 100
+    assert all(same for same, _ in seen)
+    if name in ("ningxiang", "guangdong_tdh"):  # wilds may not be discarded: some turns forbid some
+        assert any(forbidden for _, forbidden in seen)
