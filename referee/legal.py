@@ -237,17 +237,18 @@ class Legality:
         ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
         plain = not phase.ready_call
         # A held tile is a legal plain discard unless a hook or the ready lock says no (why_not_discard);
-        # before 听 there is no lock, so only a rule book's hook (hooked) is asked.
+        # before 听 there is no lock, so only a rule book's hook (hooked) is asked, of the kinds it guards.
         free = plain and not self.forbids_discards and not s.ready
         if free and not ready:
             legal += compress(DISCARD_OF, s.hand)  # each held kind's discard
             return legal
         hooked = plain and self.forbids_discards and not s.ready
         forbid, view = rules.forbid, self.view
+        guarded = rules.guarded_discards(view, seat) if hooked else ()
         for t in compress(KIND_RANGE, s.hand):
             discard = DISCARD_OF[t]
             if hooked:
-                allowed = not forbid(view, seat, discard)
+                allowed = t not in guarded or not forbid(view, seat, discard)
             else:
                 allowed = free or plain and self.why_not_discard(seat, discard) is None
             if allowed:

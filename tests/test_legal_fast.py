@@ -1,19 +1,22 @@
 """The move generator's short cuts against the long way round.
 
 `Legality.may_call` and `may_claim` (a claim window that can only be 过, known before asking about
-each action), `Ruleset.forbids_discards = False` (a rule book whose forbid() never rejects a plain
-discard, so the turn's legal set does not ask it per held tile) and `Legality.holds_win` (a drawn
-tile wins when it is one of the remembered waits of the hand before it, remembered by the draw)
-must change no trace: with all three turned off, every simulated hand of every ruleset gives the
-same decisions. A rule book that says its forbid() never rejects a discard is held to it at every
-turn of those hands, and holds_win to is_win at every turn.
+each action), `Ruleset.forbids_discards = False` and `guarded_discards` (a rule book whose forbid()
+never rejects a plain discard, or only one of some kinds, so the turn's legal set does not ask it
+about every held tile) and `Legality.holds_win` (a drawn tile wins when it is one of the
+remembered waits of the hand before it, remembered by the draw) must change no trace: with all of
+them turned off, every simulated hand of every ruleset gives the same decisions. A rule book is
+held to what it says of its forbid() at every turn of those hands, and holds_win to is_win.
 """
 import pytest
 
 from referee import actions as A
 from referee.legal import Legality
+from referee.parts.kongs import Dashai
 from referee.referee import referee
 from referee.rules import RULESETS, get_ruleset
+from referee.rules.base import ALL_KINDS, Ruleset
+from referee.rules.ningxiang import FENG_DONG
 from referee.simulate import simulate_hand
 
 HANDS = 25
@@ -43,32 +46,8 @@ def test_short_cuts_change_no_trace(name, monkeypatch):
         self.forbids_discards = self.forbids
 
     monkeypatch.setattr(Legality, "__init__", asks_every_time)
+    monkeypatch.setattr(type(rules), "guarded_discards", lambda self, view, seat: ALL_KINDS)
     assert traces(records, rules) == fast
-
-
-@pytest.mark.parametrize("name", sorted(n for n, cls in RULESETS.items() if not cls.forbids_discards))
-def test_forbid_never_rejects_a_discard_where_the_rule_book_says_so(name, monkeypatch):
-    rules, records = hands(name)
-    asked = []
-    original = type(rules).forbid
-
-    def watched(self, view, seat, action):
-        issue = original(self, view, seat, action)
-        if action.kind == A.DISCARD:
-            asked.append((action, issue))
-        return issue
-
-    original_init = Legality.__init__
-
-    def asks_every_time(self, *args):
-        original_init(self, *args)
-        self.forbids_discards = self.forbids
-
-    monkeypatch.setattr(type(rules), "forbid", watched)
-    monkeypatch.setattr(Legality, "__init__", asks_every_time)
-    traces(records, rules)
-    assert len(asked) > 100
-    assert [a for a in asked if a[1] is not None] == []
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
@@ -87,6 +66,47 @@ def test_holds_win_is_is_win(name, monkeypatch):
     traces(records, rules)
     assert len(seen) > 100 and any(slow for _f, slow, _h, _d in seen)
     assert [x for x in seen if x[0] != x[1]] == []
+
+
+NARROWED = sorted(n for n, cls in RULESETS.items()
+                  if not cls.forbids_discards or cls.guarded_discards is not Ruleset.guarded_discards)
+
+
+@pytest.mark.parametrize("name", NARROWED)
+def test_forbid_rejects_no_discard_outside_the_guarded_kinds(name, monkeypatch):
+    """At every turn of the simulated hands, as played and again with the seat under each lock
+    a rule book knows (封东, 打筛) and as the 海底 taker: every held kind that guarded_discards
+    leaves out (all of them, where forbids_discards is False) is one forbid() lets go."""
+    rules, records = hands(name)
+    checked, escaped = [], []
+    original = Legality.turn_actions
+
+    def check(self, seat):
+        view, s = self.view, self.table.seats[seat]
+        guarded = rules.guarded_discards(view, seat) if rules.forbids_discards else ()
+        for t in range(len(s.hand)):
+            if s.hand[t] and t not in guarded:
+                checked.append(t)
+                if rules.forbid(view, seat, A.Action(A.DISCARD, t)) is not None:
+                    escaped.append((seat, t, tuple(s.hand), dict(s.locks)))
+
+    def checked_turn(self, seat, phase):
+        table, s = self.table, self.table.seats[seat]
+        check(self, seat)
+        for lock in (FENG_DONG, Dashai.LOCK):
+            s.locks[lock] = True
+            check(self, seat)
+            del s.locks[lock]
+        taker, last = table.haidi_taker, table.last_live_draw
+        table.haidi_taker, table.last_live_draw = seat, True
+        check(self, seat)
+        table.haidi_taker, table.last_live_draw = taker, last
+        return original(self, seat, phase)
+
+    monkeypatch.setattr(Legality, "turn_actions", checked_turn)
+    traces(records, rules)
+    assert len(checked) > 100
+    assert escaped == []
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))

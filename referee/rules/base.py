@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Mapping
+from typing import Container, Mapping
 
 from referee import actions as A
 from referee import shapes
@@ -26,6 +26,7 @@ from referee.outcome import NO_WILDS, KongInfo, Outcome, WinInfo
 from referee.state import ADDED, PON, Meld
 
 __all__ = ["KongInfo", "Option", "Outcome", "Ruleset", "RulesetError", "WinInfo"]
+ALL_KINDS = range(T.KINDS)
 ORPHAN_SET = frozenset(T.TERMINALS_AND_HONORS)
 ORPHAN_COUNTS = itemgetter(*T.TERMINALS_AND_HONORS)  # a hand's counts of the thirteen orphans
 
@@ -85,7 +86,7 @@ class Ruleset:
     # Does the rule book keep a round wind (风圈) that advances with the deal (checked across a match)?
     round_wind_advances = False
     # May forbid() reject a plain discard? False lets the move generator skip asking it for
-    # every held tile (tests/test_legal_fast.py holds each rule book that says so to it).
+    # every held tile; guarded_discards narrows it (tests/test_legal_fast.py holds both).
     forbids_discards = True
     # Parts, replaced in configure() by the variants that have them.
     wall_end = PlayToTheEnd()
@@ -130,6 +131,13 @@ class Ruleset:
         generator's own (referee/legal.py); this hook adds what the rule book forbids besides.
         """
         return None
+
+    def guarded_discards(self, view, seat: int) -> Container[int]:
+        """The kinds whose plain discard forbid() may reject for this seat now: listing a turn's
+        legal discards, the move generator asks forbid() about these alone (forbid stays the
+        judge, and the one asked about a logged discard). Every kind, unless the rule book knows
+        better (its wilds); forbids_discards = False says none ever is."""
+        return ALL_KINDS
 
     def discard_win_issue(self, win: WinInfo) -> tuple[str, str] | None:
         """(code, detail) if the rule book forbids this hand (the discard added, WinInfo of kind

@@ -148,6 +148,9 @@ class GuangdongTDH(Ruleset):
         return frozenset({self.ghost_of(indicator)})  # TDH-A3: the four copies of one kind
 
     # -- TDH.2-TDH.5 what 推倒胡 forbids ---------------------------------------------------------
+    def guarded_discards(self, view, seat: int):
+        return view.wilds  # of the discards, forbid() rejects the 鬼 alone
+
     def forbid(self, view, seat: int, action):
         kind, tile = action.kind, action.tile
         if kind == A.DISCARD and tile in view.wilds:

@@ -21,7 +21,7 @@ from referee.parts.ready import OpeningReady, ReadyLock
 from referee.parts.walls import HaidiRoaming
 from referee.parts.wilds import FlippedIndicator
 from referee.phases import Turn
-from referee.rules.base import NO_WILDS, Option, Outcome, Ruleset, WinInfo
+from referee.rules.base import ALL_KINDS, NO_WILDS, Option, Outcome, Ruleset, WinInfo
 from referee.scoring import (TIMES, HandContext, HandView, Ledger, Pattern, Priced, added, best_reading, evaluate, factor,
                              pay_wins, settlement)
 from referee.state import ADDED, CHI, PON, Meld
@@ -66,6 +66,7 @@ class Ningxiang(Ruleset):
     )
 
     def configure(self) -> None:
+        self._pure_kings: dict[int, tuple[int, ...]] = {}  # 正王 -> its 纯王
         self.wall_end = HaidiRoaming()  # NX.4 海底漫游: no reserve, the last tile is offered around
         self.kong_draw = Dashai(self["nx_kong_needs_two_tiles"], "KONG_NOT_READY")  # NX.2 打筛
         self.wilds = FlippedIndicator(self.wilds_of, leaves_play=True)  # NX.1 正王 and 纯王
@@ -87,11 +88,14 @@ class Ningxiang(Ruleset):
     # -- NX.1 the 正王 and its 纯王 -------------------------------------------------------------
     def pure_kings(self, king: int) -> tuple[int, ...]:
         """The ranks ±1 of the 正王 in its suit (NX-14: 7万 gives 6万 and 8万)."""
-        suit, rank = T.suit_of(king), T.rank_of(king)
-        ranks = [rank - 1, rank + 1]
-        if self["nx_pure_kings_wrap"]:
-            ranks = [(r - 1) % 9 + 1 for r in ranks]
-        return tuple(sorted(suit * 9 + r - 1 for r in ranks if 1 <= r <= 9))
+        found = self._pure_kings.get(king)
+        if found is None:  # (asked at every turn: 起手 hands count kings)
+            suit, rank = T.suit_of(king), T.rank_of(king)
+            ranks = [rank - 1, rank + 1]
+            if self["nx_pure_kings_wrap"]:
+                ranks = [(r - 1) % 9 + 1 for r in ranks]
+            found = self._pure_kings[king] = tuple(sorted(suit * 9 + r - 1 for r in ranks if 1 <= r <= 9))
+        return found
 
     def wilds_of(self, king: int) -> frozenset[int]:
         return frozenset(self.pure_kings(king)) | ({king} if self["nx_king_is_wild"] else set())
@@ -210,6 +214,8 @@ class Ningxiang(Ruleset):
         pure = self.pure_kings(king)
         kings = hand[king] + sum(hand[t] for t in pure)
         dealt = not melds
+        if not opening and kings < 3 and not (kings == 1 and dealt and not self["nx_yizhihua_opening_only"]):
+            return ()  # after the 起手 only three kings or more (or, by option, 一枝花) make one
         found = []
         if dealt and opening and not kings and not any(hand[t] for t in JIANG):
             found.append("无王无将")
@@ -257,6 +263,13 @@ class Ningxiang(Ruleset):
         return True
 
     # -- NX.2-NX.4 what Ningxiang forbids -----------------------------------------------------
+    def guarded_discards(self, view, seat: int):
+        """Of the discards, forbid() rejects the 纯王; under 封东 or after taking the 海底 any but
+        the drawn tile."""
+        if FENG_DONG in view.seats[seat].locks or view.haidi_taker == seat and view.last_live_draw:
+            return ALL_KINDS
+        return view.wilds
+
     def forbid(self, view, seat: int, action):
         s = view.seats[seat]
         kind, tile = action.kind, action.tile
