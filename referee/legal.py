@@ -23,6 +23,17 @@ KIND_RANGE = range(T.KINDS)
 UNKNOWN_WAITS = (-1, ())  # (version, waits) of a seat not looked at yet: no seat's version is -1
 
 
+def _chi_shapes(tile: int) -> tuple[tuple[int, int, int], ...]:
+    """The sequences a suited tile completes: (lowest tile, the two others the hand must hold)."""
+    if T.is_honor(tile):
+        return ()
+    lows = [tile - k for k in (2, 1, 0) if 1 <= T.rank_of(tile) - k <= 7]  # the sequence stays in the suit
+    return tuple((low, *[t for t in (low, low + 1, low + 2) if t != tile]) for low in lows)
+
+
+CHI_SHAPES = tuple(_chi_shapes(t) for t in range(T.KINDS))
+
+
 class Legality:
     def __init__(self, table, rules, live, phase):
         self.table, self.rules = table, rules
@@ -260,21 +271,30 @@ class Legality:
                         legal.append(action)
         return legal
 
-    def may_claim(self, seat: int, tile: int) -> bool:
+    def may_claim(self, seat: int, tile: int, discarder: int) -> bool:
         """False when claim_actions is only 过 for certain: the tile wins nothing for the seat, it
-        holds fewer than two, and it completes no sequence (each is the first test of its action)."""
-        return tile in self.waits(seat) or self.may_call(seat, tile)
+        holds fewer than two, and it completes no sequence it may take from the discarder (each
+        is the first test of its action)."""
+        return tile in self.waits(seat) or self.may_call(seat, tile, discarder)
 
-    def may_call(self, seat: int, tile: int) -> bool:
-        """may_claim without the win: a pair of the tile, or a sequence it completes."""
-        return self.table.seats[seat].hand[tile] >= 2 or self.rules.chi_allowed and bool(self.chi_options(seat, tile))
+    def may_call(self, seat: int, tile: int, discarder: int) -> bool:
+        """may_claim without the win: a pair of the tile, or a sequence it completes and may take."""
+        return self.table.seats[seat].hand[tile] >= 2 or self.may_chi(seat, discarder) and \
+            bool(self.chi_options(seat, tile))
+
+    def may_chi(self, seat: int, discarder: int) -> bool:
+        """Could a 吃 of this discarder's tile be legal for the seat (why_not_call's first tests):
+        the rule book has 吃, from the 上家 only unless it has 吃听 (taken from anyone)."""
+        rules = self.rules
+        return rules.chi_allowed and (not rules.chi_from_left_only or seat == self.table.next_seat(discarder)
+                                      or A.CHI_READY in rules.ready.declares)
 
     def claim_actions(self, seat: int, phase) -> list[A.Action]:
         tile = phase.tile
         legal = [A.Action(A.PASS)]
         wins = tile in self.waits(seat)
         held = self.table.seats[seat].hand[tile]  # a 碰 needs two, a 明杠 three (why_not_call's first check)
-        lows = self.chi_options(seat, tile) if self.rules.chi_allowed else ()
+        lows = self.chi_options(seat, tile) if self.may_chi(seat, phase.discarder) else ()
         if not (wins or held >= 2 or lows):
             return legal  # the usual answer (may_claim), found without asking about each action
         if wins and self.why_not_ron(seat, tile, A.Action(A.RON, tile)) is None:  # can_ron
@@ -297,17 +317,8 @@ class Legality:
 
     def chi_options(self, seat: int, tile: int) -> list[int]:
         """Lowest tiles of the sequences the seat could complete with this tile."""
-        if T.is_honor(tile):
-            return []
-        hand, rank = self.table.seats[seat].hand, T.rank_of(tile)
-        lows = []
-        if rank >= 3 and hand[tile - 2] and hand[tile - 1]:
-            lows.append(tile - 2)
-        if 2 <= rank <= 8 and hand[tile - 1] and hand[tile + 1]:
-            lows.append(tile - 1)
-        if rank <= 7 and hand[tile + 1] and hand[tile + 2]:
-            lows.append(tile)
-        return lows
+        hand = self.table.seats[seat].hand
+        return [low for low, a, b in CHI_SHAPES[tile] if hand[a] and hand[b]]
 
 
 def melds_text(s) -> str:

@@ -341,7 +341,7 @@ class Replay:
         if self.trace:  # each seat that could call let the tile go (close_claim notes the same)
             may_call = self.legality.may_call
             for other in (first, second, third):
-                if may_call(other, tile):
+                if may_call(other, tile, phase.discarder):
                     self.note_claim_decision(other, phase, NOBODY)
         self.due_draw(seat)
         due = self.phase
@@ -651,7 +651,7 @@ class Replay:
         that took effect, one a higher claim outranked, or a pass implied by the next event."""
         if self.trace:
             action, at = phase.declared.get(seat, (PASS, None))
-            if at is None and type(phase) is Claim and not self.legality.may_claim(seat, phase.tile):
+            if at is None and type(phase) is Claim and not self.legality.may_claim(seat, phase.tile, phase.discarder):
                 return  # nothing to decide: the hot path of a trace skips building the legal set
             legal = tuple(map(A.label, self.legal_actions(seat, phase)))
             if legal == (A.PASS,) and action.kind == A.PASS:

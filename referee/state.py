@@ -53,9 +53,12 @@ class Meld:
         return f"{self.label} {T.format_tiles(self.tiles)}"
 
 
+_MELD_KEY = attrgetter("kind", "tile", "kong_kind")
+
+
 def melds_key(melds) -> tuple:
     """What of a seat's melds its waits, room and readings depend on, as a dict key."""
-    return tuple((m.kind, m.tile, m.kong_kind) for m in melds) if melds else ()
+    return tuple(map(_MELD_KEY, melds)) if melds else ()
 
 
 @dataclass

@@ -1,12 +1,12 @@
 """The move generator's short cuts against the long way round.
 
-`Legality.may_call` and `may_claim` (a claim window that can only be 过, known before asking about
-each action), `Ruleset.forbids_discards = False` and `guarded_discards` (a rule book whose forbid()
-never rejects a plain discard, or only one of some kinds, so the turn's legal set does not ask it
-about every held tile) and `Legality.holds_win` (a drawn tile wins when it is one of the
-remembered waits of the hand before it, remembered by the draw) must change no trace: with all of
-them turned off, every simulated hand of every ruleset gives the same decisions. A rule book is
-held to what it says of its forbid() at every turn of those hands, and holds_win to is_win.
+`Legality.may_call`, `may_claim` and `may_chi` (a claim window that can only be 过, known before
+asking about each action), `Ruleset.forbids_discards = False` and `guarded_discards` (a rule book
+whose forbid() never rejects a plain discard, or only one of some kinds, so the turn's legal set
+does not ask it about every held tile) and `Legality.holds_win` (a drawn tile wins when it is one
+of the remembered waits of the hand before it, remembered by the draw) must change no trace: with
+all of them turned off, every simulated hand of every ruleset gives the same decisions. A rule
+book is held to what it says of its forbid() at every turn of those hands, and holds_win to is_win.
 """
 import pytest
 
@@ -22,21 +22,26 @@ from referee.simulate import simulate_hand
 HANDS = 25
 
 
-def hands(name: str):
-    rules = get_ruleset(name)
-    return rules, [simulate_hand(rules, {}, 7, i, offers=True)[0] for i in range(HANDS)]
+def hands(name: str, options: dict[str, str] | None = None):
+    rules = get_ruleset(name, options or {})
+    return rules, [simulate_hand(rules, options or {}, 7, i, offers=True)[0] for i in range(HANDS)]
 
 
 def traces(records, rules):
     return [[vars(d) for d in referee(r, rules, trace=True).decisions] for r in records]
 
 
-@pytest.mark.parametrize("name", sorted(RULESETS))
-def test_short_cuts_change_no_trace(name, monkeypatch):
-    rules, records = hands(name)
+# Besides each rule book as it comes: 大连 with 吃 from any seat (DL-A2's other reading).
+SHORT_CUT_CASES = [(name, {}) for name in sorted(RULESETS)] + [("dalian", {"dl_chi_from_left_only": "false"})]
+
+
+@pytest.mark.parametrize("name, options", SHORT_CUT_CASES)
+def test_short_cuts_change_no_trace(name, options, monkeypatch):
+    rules, records = hands(name, options)
     fast = traces(records, rules)
     assert any(len(t) for t in fast)
-    monkeypatch.setattr(Legality, "may_call", lambda self, seat, tile: True)  # (so may_claim too)
+    monkeypatch.setattr(Legality, "may_call", lambda self, seat, tile, discarder: True)  # (so may_claim too)
+    monkeypatch.setattr(Legality, "may_chi", lambda self, seat, discarder: True)
     monkeypatch.setattr(Legality, "holds_win", lambda self, seat: self.is_win(self.table.seats[seat].hand,
                                                                            self.table.seats[seat].melds))
     original_init = Legality.__init__
