@@ -1,7 +1,6 @@
 """The action model: what a seat can do at a decision point, as small comparable values."""
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 from referee import tiles as T
@@ -52,10 +51,16 @@ class Action(NamedTuple):
         return f"{self.kind} {T.NAMES[self.tile]}"
 
 
-@lru_cache(maxsize=4096)
-def label(action: Action) -> str:
-    """str(action), remembered: traces write the same few hundred actions over and over."""
-    return str(action)
+class _Labels(dict):
+    """str(action), remembered: traces write the same few hundred actions over and over, and a
+    dict's own look-up (label below) is the cheapest way there."""
+
+    def __missing__(self, action: Action) -> str:
+        text = self[action] = str(action)
+        return text
+
+
+label = _Labels().__getitem__  # label(action) -> str(action)
 
 
 def describe_set(actions) -> str:

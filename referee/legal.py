@@ -94,10 +94,12 @@ class Legality:
         self._waits[seat] = (s.version, found)
         return found
 
-    def drew(self, seat: int, wins: bool) -> None:
-        """The seat has just drawn (its version counted): whether the tile is one of the waits it
-        had, which holds_win answers again until the hand changes."""
-        self._drawn_wins[seat] = (self.table.seats[seat].version, wins)
+    def draw_wins(self, seat: int, tile: int) -> bool:
+        """Is the tile the seat is drawing one of its waits? holds_win answers the same until the
+        hand changes again: the draw counts one version (Replay.draw)."""
+        wins = tile in self.waits(seat)
+        self._drawn_wins[seat] = (self.table.seats[seat].version + 1, wins)
+        return wins
 
     def forget_waits(self) -> None:
         """The wilds (or the copies out of play) changed: every cached wait and room is stale."""

@@ -775,11 +775,10 @@ class Replay:
         # "摸到牌墙中的最后一张牌").
         table.last_live_draw = live > 0 and self.live() <= 0
         s = table.seats[seat]
-        wins = tile in self.legality.waits(seat)
+        wins = self.legality.draw_wins(seat, tile)
         s.hand[tile] += 1
         s.drawn, s.drawn_live = tile, live
         s.version += 1
-        self.legality.drew(seat, wins)
         if self._moves_matter:
             self.rules.missed_win.moved(s)
         self.drawn_tile_wins = wins or self.legality.drawn_wild and self.rules.drawn_wild_wins(self.view, seat, tile)
