@@ -299,7 +299,7 @@ class Legality:
         lows = self.chi_options(seat, tile) if self.may_chi(seat, phase.discarder) else ()
         if not (wins or held >= 2 or lows):
             return legal  # the usual answer (may_claim), found without asking about each action
-        if wins and self.why_not_ron(seat, tile, A.Action(A.RON, tile)) is None:  # can_ron
+        if wins and self.can_ron(seat, tile):
             legal.append(A.Action(A.RON, tile))
         for kind, needs in ((A.PON, held >= 2), (A.KONG_EXPOSED, held == 3)):
             if needs and self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
