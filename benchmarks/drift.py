@@ -31,7 +31,7 @@ def judge(item) -> str:
     verdict = verify_bytes(payload, trace=TRACE)
     row = {"source": source, **verdict.to_json()}
     if TRACE:
-        row["decisions"] = [vars(d) for d in verdict.decisions]
+        row["decisions"] = [d._asdict() for d in verdict.decisions]
     return json.dumps(row, ensure_ascii=False, sort_keys=True)
 
 

@@ -18,7 +18,7 @@
 
 static PyObject *c0_table, *c2_table;  /* bytes, 5**9 entries each, indexed by a suit's base-5 counts */
 static const unsigned char *C0, *C2;
-static PyObject *win_fallback, *waits_fallback, *ready_fallback, *costs_fallback;  /* the Python twins */
+static PyObject *win_fallback, *waits_fallback, *ready_fallback, *costs_fallback, *candidates_fallback;  /* the Python twins */
 static PyObject *pair_bits;  /* shapes._pair_bits */
 static long impossible;  /* shapes.IMPOSSIBLE */
 static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
@@ -278,6 +278,62 @@ static PyObject *ready_discard_set(PyObject *self, PyObject *const *args, Py_ssi
     return out;
 }
 
+/* ready_candidates(counts, wilds, seven_pairs, thirteen_orphans): ready_discard_set's kinds, plus
+   those a discard of which may leave seven pairs (at most wilds + 1 singles) or the thirteen
+   orphans (no stray natural, twelve orphan kinds less one per wild) one tile from complete. */
+static PyObject *ready_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    long wilds = -1;
+    if (kwnames == NULL && nargs == 4 && read_counts(args[0], b) && PyLong_CheckExact(args[1])) {
+        wilds = PyLong_AsLong(args[1]);
+        if (wilds < 0 || wilds > 200) {
+            PyErr_Clear();
+            wilds = -1;
+        }
+    }
+    if (wilds < 0)
+        return fall_back(candidates_fallback, args, nargs, kwnames);
+    int seven_pairs = PyObject_IsTrue(args[2]), orphans = PyObject_IsTrue(args[3]);
+    if (seven_pairs < 0 || orphans < 0)
+        return NULL;
+    int limit = (int)wilds + 1, singles = 0, empty = 0, strays = 0;
+    unsigned char found[KINDS] = {0}, orphan[KINDS] = {0};
+    for (int k = 0; k < 13; k++)
+        orphan[ORPHANS[k]] = 1;
+    Parts p;
+    read_parts(b, &p);
+    for (int t = 0; t < KINDS; t++) {
+        empty += b[t] == 0;
+        singles += b[t] & 1;
+        strays += orphan[t] ? 0 : b[t];
+        if (b[t] && cost_after(b, &p, t, -1) <= limit)
+            found[t] = 1;
+    }
+    if (seven_pairs && singles - 1 <= limit)
+        for (int t = 0; t < KINDS; t++)
+            if (b[t] && singles + ((b[t] & 1) ? -1 : 1) <= limit)
+                found[t] = 1;
+    if (orphans && empty <= KINDS - 12 + wilds && strays <= 1)
+        for (int t = 0; t < KINDS; t++)  /* the stray, or else every orphan held */
+            if (b[t] && (strays ? !orphan[t] : orphan[t]))
+                found[t] = 1;
+    PyObject *out = PySet_New(NULL);
+    if (out == NULL)
+        return NULL;
+    for (int t = 0; t < KINDS; t++) {
+        if (!found[t])
+            continue;
+        PyObject *kind = PyLong_FromLong(t);
+        if (kind == NULL || PySet_Add(out, kind) < 0) {
+            Py_XDECREF(kind);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(kind);
+    }
+    return out;
+}
+
 /* discard_costs(counts): {t: cost of the hand less one t} for each kind held, in kind order. */
 static PyObject *discard_costs(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     unsigned char b[KINDS];
@@ -314,9 +370,11 @@ static PyObject *init(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the cost tables hold 5**9 entries each");
         return NULL;
     }
-    const char *names[4] = {"is_standard_win", "natural_waits", "ready_discard_set", "discard_costs"};
-    PyObject **fallbacks[4] = {&win_fallback, &waits_fallback, &ready_fallback, &costs_fallback};
-    for (int i = 0; i < 4; i++) {
+    const char *names[5] = {"is_standard_win", "natural_waits", "ready_discard_set", "discard_costs",
+                            "ready_candidates"};
+    PyObject **fallbacks[5] = {&win_fallback, &waits_fallback, &ready_fallback, &costs_fallback,
+                               &candidates_fallback};
+    for (int i = 0; i < 5; i++) {
         PyObject *twin = PyDict_GetItemString(twins, names[i]);
         if (twin == NULL) {
             PyErr_Format(PyExc_KeyError, "no Python twin for %s", names[i]);
@@ -346,6 +404,8 @@ static PyMethodDef methods[] = {
      "shapes.ready_discard_set, compiled."},
     {"discard_costs", (PyCFunction)(void (*)(void))discard_costs, METH_FASTCALL | METH_KEYWORDS,
      "shapes.discard_costs, compiled."},
+    {"ready_candidates", (PyCFunction)(void (*)(void))ready_candidates, METH_FASTCALL | METH_KEYWORDS,
+     "shapes.ready_candidates, compiled."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -51,6 +51,8 @@ class Legality:
         self.instant = type(rules).instant_hands is not Ruleset.instant_hands
         self.drawn_wild = type(rules).drawn_wild_wins is not Ruleset.drawn_wild_wins
         self.discard_declares = tuple(k for k in rules.ready.declares if k in A.DISCARDS)  # 听 with a discard
+        # may_chi of each (seat, discarder): the rule book's and the table's, fixed for the hand.
+        self.chi_from = [[self.may_chi(seat, discarder) for discarder in range(4)] for seat in range(4)]
 
     # -- hands ------------------------------------------------------------------------------
     def room(self, melds) -> list[int] | None:
@@ -237,7 +239,9 @@ class Legality:
     # -- legal action sets (for traces, the simulator, and explaining an illegal action) -----
     def turn_actions(self, seat: int, phase) -> list[A.Action]:
         s, rules = self.table.seats[seat], self.rules
-        legal = [A.Action(A.SELF_WIN, s.drawn)] if self.why_not_self_win(seat, phase) is None else []
+        # why_not_self_win is None, without writing the reason it is not:
+        win = phase.drew and self.self_wins(seat) and A.Action(A.SELF_WIN, s.drawn)
+        legal = [win] if win and self.self_win_issue(seat, win) is None else []
         if s.melds or 4 in s.hand:  # a kong needs four in hand, or a meld to add to or borrow with
             kongs = [A.Action(A.KONG_CONCEALED, t) for t, n in enumerate(s.hand) if n == 4] if 4 in s.hand else []
             kongs += [A.Action(A.KONG_ADDED, t) for t in rules.added_kong_tiles(s.hand, s.melds, s.drawn)]
@@ -249,22 +253,18 @@ class Legality:
         declares = (A.READY_DISCARD,) if phase.ready_call else self.discard_declares
         ready = rules.ready_candidates(s.hand, s.melds, self.table.wilds) if declares and not s.ready else ()
         plain = not phase.ready_call
-        # A held tile is a legal plain discard unless a hook or the ready lock says no (why_not_discard);
-        # before 听 there is no lock, so only a rule book's hook (hooked) is asked, of the kinds it guards.
-        free = plain and not self.forbids_discards and not s.ready
-        if free and not ready:
+        # A held tile is a legal plain discard unless the ready lock or a rule book's hook says no
+        # (why_not_discard): the lock names the kinds it still permits (None: any), the hook the
+        # kinds forbid() may reject now, and only those are asked about.
+        permitted = rules.ready.lock_discards(s) if plain and s.ready else None
+        guarded = rules.guarded_discards(self.view, seat) if plain and self.forbids_discards else ()
+        if plain and permitted is None and not guarded and not ready:
             legal += compress(DISCARD_OF, s.hand)  # each held kind's discard
             return legal
-        hooked = plain and self.forbids_discards and not s.ready
         forbid, view = rules.forbid, self.view
-        guarded = rules.guarded_discards(view, seat) if hooked else ()
         for t in compress(KIND_RANGE, s.hand):
             discard = DISCARD_OF[t]
-            if hooked:
-                allowed = t not in guarded or not forbid(view, seat, discard)
-            else:
-                allowed = free or plain and self.why_not_discard(seat, discard) is None
-            if allowed:
+            if plain and (permitted is None or t in permitted) and (t not in guarded or not forbid(view, seat, discard)):
                 legal.append(discard)
             if t in ready:
                 for kind in declares:
@@ -281,7 +281,7 @@ class Legality:
 
     def may_call(self, seat: int, tile: int, discarder: int) -> bool:
         """may_claim without the win: a pair of the tile, or a sequence it completes and may take."""
-        return self.table.seats[seat].hand[tile] >= 2 or self.may_chi(seat, discarder) and \
+        return self.table.seats[seat].hand[tile] >= 2 or self.chi_from[seat][discarder] and \
             bool(self.chi_options(seat, tile))
 
     def may_chi(self, seat: int, discarder: int) -> bool:
@@ -296,7 +296,7 @@ class Legality:
         legal = [A.Action(A.PASS)]
         wins = tile in self.waits(seat)
         held = self.table.seats[seat].hand[tile]  # a 碰 needs two, a 明杠 three (why_not_call's first check)
-        lows = self.chi_options(seat, tile) if self.may_chi(seat, phase.discarder) else ()
+        lows = self.chi_options(seat, tile) if self.chi_from[seat][phase.discarder] else ()
         if not (wins or held >= 2 or lows):
             return legal  # the usual answer (may_claim), found without asking about each action
         if wins and self.can_ron(seat, tile):

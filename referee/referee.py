@@ -418,7 +418,7 @@ class Replay:
 
     def note_decision(self, seat: int, window: str, phase, taken: A.Action) -> None:
         if self.trace:
-            legal = tuple(map(A.label, self.legal_actions(seat, phase)))
+            legal = tuple(map(A.label, phase.legal(self, seat)))
             self.decisions.append(Decision(self.index, seat, window, legal, A.label(taken)))
 
     def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None) -> None:

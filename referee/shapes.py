@@ -1189,10 +1189,29 @@ def ready_discard_set(b: bytes, wilds: int) -> set[int]:
     return {t for t, cost in _less_one(b, limit).items() if cost <= limit}
 
 
-def counts_bytes(counts: Counts, wilds: int = 0) -> bytes:
-    """The 34 counts as bytes, checked to be 0..4 (ValueError otherwise), for the functions that
-    take them so (ready_discard_set)."""
-    return _as_bytes(counts, wilds)
+def ready_candidates(counts: Counts, wilds: int = 0, seven_pairs: bool = False,
+                     thirteen_orphans: bool = False) -> set[int]:
+    """Kinds whose discard might leave these naturals (with `wilds` wildcards) ready, in the
+    standard form (ready_discard_set) or, when asked, as seven pairs or the thirteen orphans: a
+    superset of the true ones, found without a wait search (the move generator checks each)."""
+    b = _as_bytes(counts, wilds)
+    limit = wilds + 1
+    found = ready_discard_set(b, wilds)
+    if seven_pairs:  # at most wilds + 1 singles left after the discard
+        singles = b.count(1) + b.count(3)
+        if singles - 1 <= limit:  # (else even discarding a single leaves too many)
+            found.update(t for t, c in enumerate(b) if c and singles + (-1 if c & 1 else 1) <= limit)
+    # The thirteen orphans: every natural an orphan once the discard is gone, and twelve kinds of
+    # them less one per wildcard (so at least as many kinds held).
+    if thirteen_orphans and b.count(0) <= KINDS - 12 + wilds and sum(b) - sum(_ORPHAN_COUNTS(b)) <= 1:
+        strays = [t for t, c in enumerate(b) if c and t not in _ORPHAN_SET]  # at most one tile
+        found.update(strays or (t for t in _ORPHANS if b[t]))
+    return found
+
+
+# The 34 counts as bytes, checked to be 0..4 (ValueError otherwise), for the functions that take
+# them so (ready_discard_set): _as_bytes under its public name (asked every turn, so no wrapper).
+counts_bytes = _as_bytes
 
 
 def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:
@@ -1467,7 +1486,7 @@ def _split_part(part: bytes, base: int) -> tuple:
 # ---------------------------------------------------------------------------------------
 # The compiled kernels, when built (see the module's docstring).
 
-PYTHON = {f.__name__: f for f in (is_standard_win, natural_waits, ready_discard_set, discard_costs)}
+PYTHON = {f.__name__: f for f in (is_standard_win, natural_waits, ready_discard_set, discard_costs, ready_candidates)}
 
 
 def _compiled():
@@ -1490,3 +1509,4 @@ if COMPILED is not None:
     natural_waits = COMPILED.natural_waits  # noqa: F811
     ready_discard_set = COMPILED.ready_discard_set  # noqa: F811
     discard_costs = COMPILED.discard_costs  # noqa: F811
+    ready_candidates = COMPILED.ready_candidates  # noqa: F811

@@ -28,7 +28,7 @@ def hands(name: str, options: dict[str, str] | None = None):
 
 
 def traces(records, rules):
-    return [[vars(d) for d in referee(r, rules, trace=True).decisions] for r in records]
+    return [[d._asdict() for d in referee(r, rules, trace=True).decisions] for r in records]
 
 
 # Besides each rule book as it comes: 大连 with 吃 from any seat (DL-A2's other reading).
@@ -116,8 +116,9 @@ def test_forbid_rejects_no_discard_outside_the_guarded_kinds(name, monkeypatch):
 
 @pytest.mark.parametrize("name", sorted(RULESETS))
 def test_turn_discards_are_the_held_tiles_why_not_discard_allows(name, monkeypatch):
-    """turn_actions asks a rule book's forbid() directly before 听 (no lock to ask): its plain
-    discards are still exactly the held tiles why_not_discard lets go, at every turn."""
+    """turn_actions asks a rule book's forbid() only about the kinds it guards, and a declared
+    seat's lock only about the kinds it permits (lock_discards): its plain discards are still
+    exactly the held tiles why_not_discard lets go, at every turn, locked or not."""
     rules, records = hands(name)
     seen = []
     original = Legality.turn_actions
@@ -129,12 +130,14 @@ def test_turn_discards_are_the_held_tiles_why_not_discard_allows(name, monkeypat
             fast = [a.tile for a in legal if a.kind == A.DISCARD]
             slow = [t for t in range(len(s.hand))
                     if s.hand[t] and self.why_not_discard(seat, A.Action(A.DISCARD, t)) is None]
-            seen.append((fast == slow, len(slow) < sum(1 for c in s.hand if c)))
+            seen.append((fast == slow, len(slow) < sum(1 for c in s.hand if c), bool(s.ready)))
         return legal
 
     monkeypatch.setattr(Legality, "turn_actions", both)
     traces(records, rules)
     assert len(seen) > 100
-    assert all(same for same, _ in seen)
+    assert all(same for same, _, _ in seen)
     if name in ("ningxiang", "guangdong_tdh"):  # wilds may not be discarded: some turns forbid some
-        assert any(forbidden for _, forbidden in seen)
+        assert any(forbidden for _, forbidden, _ in seen)
+    if rules.ready.lock is not None:  # a declared seat discards what it drew: the lock is reached
+        assert any(forbidden and ready for _, forbidden, ready in seen)

@@ -6,7 +6,6 @@ kind injected (a tampered draw, a discard not held, an event out of turn, a miss
 hands whose players let wins go without logging 过 (a seat that waits on the discard, whichever
 seat it is), so that every way out of a quiet move is taken as well.
 """
-from dataclasses import astuple
 from functools import lru_cache
 
 import pytest
@@ -42,7 +41,7 @@ def corpus(name: str) -> tuple[bytes, ...]:
 
 
 def verdicts(payloads, trace: bool) -> list[tuple]:
-    return [(v.to_json(), [astuple(d) for d in v.decisions])
+    return [(v.to_json(), [tuple(d) for d in v.decisions])
             for v in (verify_bytes(p, trace=trace) for p in payloads)]
 
 

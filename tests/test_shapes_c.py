@@ -81,6 +81,7 @@ def test_the_kernels_are_the_public_functions():
     assert shapes.natural_waits is C.natural_waits
     assert shapes.ready_discard_set is C.ready_discard_set
     assert shapes.discard_costs is C.discard_costs
+    assert shapes.ready_candidates is C.ready_candidates
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -119,6 +120,23 @@ def test_ready_discards_match_python(wilds):
         vec = drop(rng, vec, wilds)
         ready += bool(same("ready_discard_set", bytes(vec), wilds))
     assert ready > 300
+
+
+@pytest.mark.parametrize("wilds", [0, 1, 2])
+def test_ready_candidates_match_python(wilds):
+    rng = random.Random(40 + wilds)
+    found = 0
+    pools = (list(hands(40 + wilds, 1500)), list(orphan_hands(50 + wilds, 600, 1 + wilds)))
+    for vec in (v for pool in pools for v in pool):
+        vec = drop(rng, vec, min(wilds, sum(vec)))
+        for seven, orphans in ((False, False), (True, False), (False, True), (True, True)):
+            found += bool(same("ready_candidates", vec, wilds, seven, orphans))
+        same("ready_candidates", bytes(vec), wilds, 1, 0)
+    assert found > 1000
+    same("ready_candidates", [5] + [0] * 33, 0, True, True)  # bad input: the Python twin's error
+    same("ready_candidates", [0] * KINDS, -1, True, True)
+    same("ready_candidates", [0] * KINDS, 0)  # defaults and keywords: the Python path
+    same("ready_candidates", [0] * KINDS, 0, seven_pairs=True)
 
 
 def test_thirteen_orphans_match_python():
@@ -201,7 +219,7 @@ digest = hashlib.sha256()
 for ruleset in sys.argv[1:]:
     for record in simulate(ruleset, 60, seed=77, offers=True):
         verdict = verify_bytes(record.SerializeToString(), trace=True)
-        row = {**verdict.to_json(), "decisions": [vars(d) for d in verdict.decisions]}
+        row = {**verdict.to_json(), "decisions": [d._asdict() for d in verdict.decisions]}
         digest.update(json.dumps(row, sort_keys=True, ensure_ascii=False).encode())
 print(shapes.COMPILED is not None, digest.hexdigest())
 """

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from referee import shape_tables, shapes
@@ -475,3 +476,38 @@ def test_natural_decompositions_match_the_search_and_the_oracle():
         several += len(got) > 1
     assert several > 15
     assert decompositions(c("111222333m99p")) == decompositions(c("111222333m99p"), room=[4] * KINDS)
+
+
+def _ready_after(less: list[int], wilds: int, form) -> bool:
+    """Some tile completes `less` (naturals, with `wilds` wildcards) in this form: by definition."""
+    return any(less[u] < 4 and form(plus(less, u), wilds) for u in ALL)
+
+
+@pytest.mark.parametrize("wilds", [0, 1, 2])
+def test_ready_candidates_hold_every_ready_discard(wilds):
+    """The move generator checks only these discards for a 听: each discard after which some
+    tile completes the hand, as a standard hand, seven pairs or the thirteen orphans (the
+    oracles), must be among them, with the forms asked for."""
+    from test_shapes import orphan_hands, seven_pair_hands
+
+    rng = random.Random(70 + wilds)
+    hands = [drop(rng, near_win(rng, 4, rng.choice([0, 1, 1, 2])), wilds) for _ in range(60 // (wilds + 1))]
+    hands += list(seven_pair_hands(80 + wilds, 40 // (wilds + 1), wilds))
+    hands += list(orphan_hands(90 + wilds, 40 // (wilds + 1), wilds))
+    forms = {"standard": oracle_win, "seven pairs": oracle_seven_pairs,
+             "orphans": lambda vec, w: oracle_orphans(vec, w)}
+    ready_in = dict.fromkeys(forms, 0)
+    for vec in hands:
+        for seven, orphans in ((True, True), (False, False)):
+            found = shapes.ready_candidates(vec, wilds, seven, orphans)
+            assert found <= {t for t in ALL if vec[t]}, (vec, wilds)  # held kinds only
+            for t in (t for t in ALL if vec[t]):
+                less = list(vec)
+                less[t] -= 1
+                for name, form in forms.items():
+                    if name == "seven pairs" and not seven or name == "orphans" and not orphans:
+                        continue
+                    if _ready_after(less, wilds, form):
+                        ready_in[name] += 1
+                        assert t in found, (name, vec, wilds, t)
+    assert all(ready_in.values()), ready_in  # each form is reached, so the test can fail

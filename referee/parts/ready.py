@@ -56,6 +56,10 @@ class ReadyLock:
                 return self.kong_code, self.kong_text.format(seat=seat, tile=T.label(tile))
         return None
 
+    def discards(self, s) -> tuple[int, ...] | None:
+        """The kinds whose plain discard issue() allows the seat: the tile it drew, any without one."""
+        return None if s.drawn is None else (s.drawn,)
+
 
 class NoReady:
     """No ready declaration (宁乡's 报听 aside, 推倒胡, 鸡平胡 (3))."""
@@ -76,6 +80,11 @@ class NoReady:
         if s.ready and self.lock is not None:
             return self.lock.issue(legality, seat, action)
         return None
+
+    def lock_discards(self, s) -> tuple[int, ...] | None:
+        """The kinds a declared seat's plain discard passes lock_issue with (None: any), so the
+        move generator asks about no other."""
+        return None if self.lock is None else self.lock.discards(s)
 
 
 class DiscardReady(NoReady):

@@ -11,7 +11,6 @@ and the shape analysis (referee/shapes.py) are shared and never copied.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from operator import itemgetter
 from typing import Container, Mapping
 
 from referee import actions as A
@@ -27,8 +26,6 @@ from referee.state import ADDED, PON, Meld
 
 __all__ = ["KongInfo", "Option", "Outcome", "Ruleset", "RulesetError", "WinInfo"]
 ALL_KINDS = range(T.KINDS)
-ORPHAN_SET = frozenset(T.TERMINALS_AND_HONORS)
-ORPHAN_COUNTS = itemgetter(*T.TERMINALS_AND_HONORS)  # a hand's counts of the thirteen orphans
 
 
 class RulesetError(ValueError):
@@ -285,18 +282,10 @@ class Ruleset:
     def ready_candidates(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> set[int]:
         """Kinds whose discard might leave this 3k+2 hand ready: a superset of the true ones,
         found without a wait search (the move generator checks each in full)."""
-        naturals, count = self.split_wilds(hand, wilds)
-        b = shapes.counts_bytes(naturals, count)  # (one validated copy, read by each form's count)
-        limit = count + 1
-        found = shapes.ready_discard_set(b, count)
-        if not melds and self.seven_pairs:  # ready for seven pairs: at most wilds + 1 singles left
-            singles = b.count(1) + b.count(3)
-            if singles - 1 <= limit:  # (else even discarding a single leaves too many)
-                found.update(t for t, c in enumerate(b) if c and singles + (-1 if c & 1 else 1) <= limit)
-        if not melds and self.thirteen_orphans:  # every natural an orphan once the discard is gone
-            if sum(b) - sum(ORPHAN_COUNTS(b)) <= 1:  # at most one tile that is no orphan
-                strays = [t for t, c in enumerate(b) if c and t not in ORPHAN_SET]
-                found.update(strays or (t for t in T.TERMINALS_AND_HONORS if b[t]))
+        naturals, count = self.split_wilds(hand, wilds) if wilds else (hand, 0)
+        concealed = not melds
+        found = shapes.ready_candidates(naturals, count, concealed and self.seven_pairs,
+                                        concealed and self.thirteen_orphans)
         if count:
             found.update(wilds)
         return found
