@@ -8,6 +8,7 @@ ReadyLock: discard the drawn tile, no calls, kongs only if they keep the hand re
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress
 
 from referee import actions as A
 from referee import tiles as T
@@ -124,13 +125,8 @@ class DiscardReady(NoReady):
         # without a wait search) can make the 听 legal or fail for a reason other than
         # READY_NOT_TENPAI; of the others only the last held tile's can be the one reported.
         candidates = legality.rules.ready_candidates(hand, melds, legality.table.wilds)
-        held = [t for t in range(len(hand)) if hand[t] > 0]
         first = None
-        for t in held:
-            if t not in candidates:
-                if t == held[-1] and (first is None or first[0] == "READY_NOT_TENPAI"):
-                    first = self.not_tenpai(seat, t, hand)  # its hand after the discard waits on nothing
-                continue
+        for t in sorted(t for t in candidates if hand[t] > 0):  # in kind order, as held
             hand[t] -= 1
             issue = self.declaration_issue(legality, seat, A.Action(A.READY_DISCARD, t), hand, melds)
             hand[t] += 1
@@ -138,6 +134,9 @@ class DiscardReady(NoReady):
                 return None
             if first is None or first[0] == "READY_NOT_TENPAI":
                 first = issue
+        last = max(compress(range(len(hand)), hand), default=None)  # (counts 0..4: ready_candidates checked)
+        if last is not None and last not in candidates and (first is None or first[0] == "READY_NOT_TENPAI"):
+            first = self.not_tenpai(seat, last, hand)  # its hand after the discard waits on nothing
         code, detail = first or ("READY_NOT_TENPAI", "")
         chow = [action.tile, action.tile + 1, action.tile + 2]
         # Written only when flagged (the trace asks this for every 吃 it lists); the best

@@ -20,7 +20,8 @@ from referee.parts.ready import DiscardReady, ReadyLock
 from referee.parts.walls import Reserve
 from referee.rules.base import Option, Outcome
 from referee.rules.northern import CHI, CHOW, PUNG, BaoFamily
-from referee.scoring import Ledger, Priced, pay_wins, settlement
+from referee.outcome import WinInfo
+from referee.scoring import HandView, Ledger, Priced, pay_wins, settlement
 from referee.verdict import Settlement
 
 RED = T.parse("C")[0]  # 红中
@@ -113,9 +114,6 @@ class Harbin(BaoFamily):
     def declaration_issue(self, view, seat, action, hand, melds, valid):
         """HRB.3: at 听 the hand itself (melds included) holds a 幺 or 九 (红中, HRB-A2), two suits, and
         a 刻 (a called or concealed triplet, a kong), a 红中 pair, or a 对倒 wait."""
-        from referee.outcome import WinInfo
-        from referee.scoring import HandView
-
         v = HandView(WinInfo(seat, A.READY_DISCARD, None, None, list(hand), list(melds), 0), "standard")
         issue = self.hand_issue(v)
         if issue is None and not self.declared_pung(hand, melds, valid):
