@@ -45,11 +45,12 @@ class Legality:
         self._rooms: dict[tuple, list[int]] = {}  # melds -> room
         self._drawn_wins: list[tuple] = [UNKNOWN_WAITS] * 4  # per seat: (version, drawn tile in the waits)
         # Hooks a rule book keeps as the base has them (nothing forbidden, no instant hands, no
-        # drawn wildcard) are not asked every time.
+        # drawn wildcard, no 借子开杠) are not asked every time.
         self.forbids = type(rules).forbid is not Ruleset.forbid
         self.forbids_discards = self.forbids and rules.forbids_discards
         self.instant = type(rules).instant_hands is not Ruleset.instant_hands
         self.drawn_wild = type(rules).drawn_wild_wins is not Ruleset.drawn_wild_wins
+        self.borrows = type(rules).may_borrow_kong is not Ruleset.may_borrow_kong  # 借子开杠
         self.discard_declares = tuple(k for k in rules.ready.declares if k in A.DISCARDS)  # 听 with a discard
         # may_chi of each (seat, discarder): the rule book's and the table's, fixed for the hand.
         self.chi_from = [[self.may_chi(seat, discarder) for discarder in range(4)] for seat in range(4)]
@@ -245,8 +246,9 @@ class Legality:
         if s.melds or 4 in s.hand:  # a kong needs four in hand, or a meld to add to or borrow with
             kongs = [A.Action(A.KONG_CONCEALED, t) for t, n in enumerate(s.hand) if n == 4] if 4 in s.hand else []
             kongs += [A.Action(A.KONG_ADDED, t) for t in rules.added_kong_tiles(s.hand, s.melds, s.drawn)]
-            kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
-                      if rules.may_borrow_kong(self.view, seat, m.tile)]
+            if self.borrows:
+                kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
+                          if rules.may_borrow_kong(self.view, seat, m.tile)]
             legal += [a for a in kongs if self.why_not_own_kong(seat, a, phase) is None]
         # After a 吃听 every discard declares 听; otherwise a plain discard, or a declaration with it
         # where the hand after it may be ready (rules.ready_candidates, found without a wait search).

@@ -49,6 +49,7 @@ def test_short_cuts_change_no_trace(name, options, monkeypatch):
     def asks_every_time(self, *args):
         original_init(self, *args)
         self.forbids_discards = self.forbids
+        self.borrows = True
 
     monkeypatch.setattr(Legality, "__init__", asks_every_time)
     monkeypatch.setattr(type(rules), "guarded_discards", lambda self, view, seat: ALL_KINDS)
