@@ -260,8 +260,8 @@ class Legality:
         # kinds forbid() may reject now, and only those are asked about.
         permitted = rules.ready.lock_discards(s) if plain and s.ready else None
         guarded = rules.guarded_discards(self.view, seat) if plain and self.forbids_discards else ()
-        if plain and permitted is None and not guarded and not ready:
-            legal += compress(DISCARD_OF, s.hand)  # each held kind's discard
+        if plain and permitted is None and not ready and not any(map(s.hand.__getitem__, guarded)):
+            legal += compress(DISCARD_OF, s.hand)  # each held kind's discard: none is guarded
             return legal
         forbid, view = rules.forbid, self.view
         for t in compress(KIND_RANGE, s.hand):
