@@ -675,6 +675,18 @@ def test_robbing_a_direct_kong_is_not_allowed_but_winning_on_the_discard_is():
     assert ron.winners == (B,) and ron.recomputed.payments == (-2, 2, 0, 0)
 
 
+def test_chi_needs_the_two_other_tiles_in_hand():
+    """A 吃 showing a tile the seat does not hold is an illegal call (SPEC 0.3), whoever may 吃."""
+    def missing(b, sc):
+        b.discard(A, "3m").chi(B, "12m").discard(B, sc.hands[B][-1])  # 0-2: B holds no 2m
+        b.draw_discard(C, sc.spare()).draw_discard(D, sc.spare()).draw(A, sc.spare()).discard(A, "5p")  # 3-8
+        b.win(D, "discard", "5p")  # 9
+
+    hands = {A: "3m5p", B: "1m", D: "111s456p789s234s5p"}
+    for ruleset in (JPH3, GG5):
+        Scene(ruleset, hands, reserved="2m2m2m2m").run(missing, expect=["ILLEGAL_CALL@1"])
+
+
 def test_chi_only_from_the_left_and_pon_before_chi():
     def wrong_seat(b, sc):
         b.discard(A, "3m").chi(C, "12m").discard(C, sc.hands[C][-1])  # 0-2
