@@ -558,13 +558,18 @@ def quiet_call_sites(ctx: Context, want: Callable[[Moment, int, int, int], bool]
     return sites
 
 
-def runs_with(m: Moment, seat: int, tile: int) -> list[list[int]]:
-    """The tile pairs a seat could show to 吃 `tile` (the rest of a sequence it holds)."""
+def sequences_with(tile: int) -> list[list[int]]:
+    """The tile pairs that make a sequence of its suit with `tile`."""
     if T.is_honor(tile):
         return []
-    base, hand = tile - tile % 9, m.hands[seat]
+    base = tile - tile % 9
     return [[t for t in (low, low + 1, low + 2) if t != tile] for low in range(tile - 2, tile + 1)
-            if low >= base and low + 2 < base + 9 and all(hand[t] for t in (low, low + 1, low + 2) if t != tile)]
+            if low >= base and low + 2 < base + 9]
+
+
+def runs_with(m: Moment, seat: int, tile: int) -> list[list[int]]:
+    """The tile pairs a seat could show to 吃 `tile` (the rest of a sequence it holds)."""
+    return [run for run in sequences_with(tile) if all(m.hands[seat][t] for t in run)]
 
 
 def chi_event(seat: int, shown: list[int]) -> pb.Event:
@@ -601,6 +606,29 @@ def chi_not_from_left(ctx: Context) -> Injected | None:
         return Injected(ctx.play_on(j + 1, [chi_event(seat, ctx.rng.choice(runs))]), j + 1)
 
     return ctx.attempt(sites, build)
+
+
+def runs_not_held(m: Moment, seat: int, tile: int) -> list[list[int]]:
+    """The tile pairs that make a sequence with `tile`, at least one of them not held by the seat."""
+    return [run for run in sequences_with(tile) if not all(m.hands[seat][t] for t in run)]
+
+
+def chi_without_run(ctx: Context) -> Injected | None:
+    """The discarder's 下家 takes the tile by 吃, showing a tile it does not hold."""
+    if not ctx.rules.chi_allowed:
+        return None
+    a = ctx.analysis
+    wilds = set(a.wilds)
+
+    def runs(m: Moment, seat: int, tile: int) -> list[list[int]]:
+        return [run for run in runs_not_held(m, seat, tile) if not wilds & {tile, *run}]
+
+    def build(site) -> Injected:
+        j, seat = site
+        shown = ctx.rng.choice(runs(a.moments[j + 1], seat, discard_tile(a.events[j])))
+        return Injected(ctx.play_on(j + 1, [chi_event(seat, shown)]), j + 1)
+
+    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: s == (d + 1) % 4 and runs(m, s, t)), build)
 
 
 def pon_without_pair(ctx: Context) -> Injected | None:
@@ -1881,6 +1909,7 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("chi_forbidden", "CHI_FORBIDDEN", chi_forbidden),
         FaultKind("chi_not_from_left", "CHI_NOT_FROM_LEFT", chi_not_from_left),
         FaultKind("pon_without_pair", "ILLEGAL_CALL", pon_without_pair),
+        FaultKind("chi_without_run", "ILLEGAL_CALL", chi_without_run),
         FaultKind("ron_after_passing", "RON_AFTER_MISSED_WIN", ron_after_passing),
         FaultKind("pon_over_win", "CLAIM_PRIORITY", pon_over_win),
         FaultKind("second_ron", "MULTIPLE_RON", second_ron),
