@@ -38,6 +38,7 @@ from referee.parts.bao import BAO_CHANGE
 from referee.referee import Claim, DrawDue, Halt, Replay, Rob, Turn, Unreplayable
 from referee.rules import Ruleset, RulesetError, get_ruleset
 from referee.codes import applies_to
+from referee.legal import CHI_SHAPES
 from referee.outcome import KongInfo, Outcome, WinInfo
 from referee.builder import fill_claim
 from referee.simulate import DEFAULT_POLICY, DeadEnd, SelfPlay, progress
@@ -558,18 +559,10 @@ def quiet_call_sites(ctx: Context, want: Callable[[Moment, int, int, int], bool]
     return sites
 
 
-def sequences_with(tile: int) -> list[list[int]]:
-    """The tile pairs that make a sequence of its suit with `tile`."""
-    if T.is_honor(tile):
-        return []
-    base = tile - tile % 9
-    return [[t for t in (low, low + 1, low + 2) if t != tile] for low in range(tile - 2, tile + 1)
-            if low >= base and low + 2 < base + 9]
-
-
 def runs_with(m: Moment, seat: int, tile: int) -> list[list[int]]:
     """The tile pairs a seat could show to 吃 `tile` (the rest of a sequence it holds)."""
-    return [run for run in sequences_with(tile) if all(m.hands[seat][t] for t in run)]
+    hand = m.hands[seat]
+    return [[a, b] for _low, a, b in CHI_SHAPES[tile] if hand[a] and hand[b]]
 
 
 def chi_event(seat: int, shown: list[int]) -> pb.Event:
@@ -610,7 +603,8 @@ def chi_not_from_left(ctx: Context) -> Injected | None:
 
 def runs_not_held(m: Moment, seat: int, tile: int) -> list[list[int]]:
     """The tile pairs that make a sequence with `tile`, at least one of them not held by the seat."""
-    return [run for run in sequences_with(tile) if not all(m.hands[seat][t] for t in run)]
+    hand = m.hands[seat]
+    return [[a, b] for _low, a, b in CHI_SHAPES[tile] if not (hand[a] and hand[b])]
 
 
 def chi_without_run(ctx: Context) -> Injected | None:

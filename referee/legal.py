@@ -225,11 +225,11 @@ class Legality:
                 return "ILLEGAL_ACTION", f"{rules.name} has no 吃听 (a 吃 that declares 听)"
             if rules.chi_from_left_only and action.kind == A.CHI and seat != self.table.next_seat(discarder):
                 return "CHI_NOT_FROM_LEFT", f"吃 only from the 上家; seat {discarder} is not seat {seat}'s 上家"
-            run = (tile, tile + 1, tile + 2)
             claimed = self.phase().tile  # the discard the 吃 takes (the Claim window's)
-            if any(not s.hand[t] for t in run if t != claimed):
+            if tile not in self.chi_options(seat, claimed):  # the seat lacks one of the other two
+                run = [tile, tile + 1, tile + 2]
                 shown = [t for t in run if t != claimed]
-                return "ILLEGAL_CALL", (f"吃 {T.format_tiles(list(run))} needs {T.format_tiles(shown)} in hand; "
+                return "ILLEGAL_CALL", (f"吃 {T.format_tiles(run)} needs {T.format_tiles(shown)} in hand; "
                                         f"seat {seat} holds {s.concealed()}")
         elif action.kind == A.PON:
             if s.hand[tile] < 2:

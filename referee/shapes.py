@@ -1183,7 +1183,7 @@ def ready_discards(counts: Counts, wilds: int = 0) -> tuple[int, ...]:
 
 
 def ready_discard_set(b: bytes, wilds: int) -> set[int]:
-    """ready_discards as a set, of counts already checked (counts_bytes): the move generator's
+    """ready_discards as a set, of counts already checked (_as_bytes): the move generator's
     form, asked every turn."""
     limit = wilds + 1
     return {t for t, cost in _less_one(b, limit).items() if cost <= limit}
@@ -1207,11 +1207,6 @@ def ready_candidates(counts: Counts, wilds: int = 0, seven_pairs: bool = False,
         strays = [t for t, c in enumerate(b) if c and t not in _ORPHAN_SET]  # at most one tile
         found.update(strays or (t for t in _ORPHANS if b[t]))
     return found
-
-
-# The 34 counts as bytes, checked to be 0..4 (ValueError otherwise), for the functions that take
-# them so (ready_discard_set): _as_bytes under its public name (asked every turn, so no wrapper).
-counts_bytes = _as_bytes
 
 
 def _less_one(b: bytes, bound: int | None = None) -> dict[int, int]:

@@ -282,7 +282,7 @@ class Ruleset:
     def ready_candidates(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> set[int]:
         """Kinds whose discard might leave this 3k+2 hand ready: a superset of the true ones,
         found without a wait search (the move generator checks each in full)."""
-        naturals, count = self.split_wilds(hand, wilds) if wilds else (hand, 0)
+        naturals, count = self.split_wilds(hand, wilds)
         concealed = not melds
         found = shapes.ready_candidates(naturals, count, concealed and self.seven_pairs,
                                         concealed and self.thirteen_orphans)

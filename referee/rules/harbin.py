@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from referee import actions as A
 from referee import tiles as T
+from referee.outcome import WinInfo
 from referee.parts import missed
 from referee.parts.bao import LAST, Bao
 from referee.parts.ready import DiscardReady, ReadyLock
 from referee.parts.walls import Reserve
 from referee.rules.base import Option, Outcome
 from referee.rules.northern import CHI, CHOW, PUNG, BaoFamily
-from referee.outcome import WinInfo
 from referee.scoring import HandView, Ledger, Priced, pay_wins, settlement
 from referee.verdict import Settlement
 
