@@ -18,7 +18,8 @@
 
 static PyObject *c0_table, *c2_table;  /* bytes, 5**9 entries each, indexed by a suit's base-5 counts */
 static const unsigned char *C0, *C2;
-static PyObject *win_fallback, *waits_fallback, *ready_fallback, *costs_fallback, *candidates_fallback;  /* the Python twins */
+static PyObject *win_fallback, *waits_fallback, *wild_waits_fallback, *ready_fallback, *costs_fallback,
+    *candidates_fallback;  /* the Python twins */
 static PyObject *pair_bits;  /* shapes._pair_bits */
 static long impossible;  /* shapes.IMPOSSIBLE */
 static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
@@ -148,21 +149,114 @@ static PyObject *is_standard_win(PyObject *self, PyObject *const *args, Py_ssize
     return PyBool_FromLong(cost_with(&p, -1, 0, 0) == 0);
 }
 
+/* The four part masks of kind_masks(): 0 when `masks` is no tuple of four ints that fit. */
+static int read_allowed(PyObject *masks, unsigned long *allowed) {
+    if (!PyTuple_CheckExact(masks) || PyTuple_GET_SIZE(masks) != 4)
+        return 0;
+    for (int q = 0; q < 4; q++) {
+        PyObject *m = PyTuple_GET_ITEM(masks, q);
+        if (!PyLong_CheckExact(m))
+            return 0;
+        allowed[q] = PyLong_AsUnsignedLong(m);
+        if (PyErr_Occurred()) {
+            PyErr_Clear();
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The kinds marked in wins[] that `allowed` admits, as a tuple in kind order. */
+static PyObject *allowed_kinds(const unsigned char *wins, const unsigned long *allowed) {
+    PyObject *found[KINDS];
+    Py_ssize_t n = 0;
+    for (int t = 0; t < KINDS; t++) {
+        int q = t < 27 ? t / 9 : 3, r = t < 27 ? t % 9 : t - 27;
+        if (wins[t] && (allowed[q] >> r & 1))
+            found[n++] = PyLong_FromLong(t);
+    }
+    PyObject *out = PyTuple_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++)
+        PyTuple_SET_ITEM(out, i, found[i]);
+    return out;
+}
+
+/* wild_waits(b, wilds, room, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds): the
+   standard and seven-pairs waits with wilds from the costs; room that may bind, a hand too big
+   for the tables' spare-wild rule and any hand that may be the thirteen orphans go to Python. */
+static PyObject *wild_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    unsigned long allowed[4];
+    long wilds = -1;
+    int plain = kwnames == NULL && nargs == 7 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
+                PyLong_CheckExact(args[1]) && read_allowed(args[3], allowed);
+    if (plain) {
+        wilds = PyLong_AsLong(args[1]);
+        if (wilds < 0 || wilds > 60) {  /* (a negative count is the twin's error) */
+            PyErr_Clear();
+            plain = 0;
+        }
+    }
+    int size = 0;
+    for (int t = 0; plain && t < KINDS; t++)
+        size += b[t];
+    plain = plain && size + wilds + 1 <= 68;  /* shapes._MAX_FAST_TILES */
+    PyObject *room = plain ? args[2] : Py_None;
+    if (room != Py_None) {  /* room that cannot bind changes nothing (shapes._binding_room) */
+        plain = PyList_CheckExact(room) && PyList_GET_SIZE(room) == KINDS;
+        for (int t = 0; plain && t < KINDS; t++) {
+            PyObject *item = PyList_GET_ITEM(room, t);
+            int overflow;
+            long cap = PyLong_CheckExact(item) ? PyLong_AsLongAndOverflow(item, &overflow) : -1;
+            plain = cap >= 0 && cap <= 255 && !overflow && (cap >= 4 || b[t] + wilds + 1 <= cap);
+        }
+    }
+    int seven_pairs = plain ? PyObject_IsTrue(args[4]) : 0, orphans = plain ? PyObject_IsTrue(args[5]) : 0;
+    if (seven_pairs < 0 || orphans < 0)
+        return NULL;
+    if (plain && orphans && size + wilds == 13) {  /* only terminals and honors: the twin's search */
+        int strays = 0, missing = 0;
+        for (int t = 0; t < 27; t++)
+            strays += (t % 9 != 0 && t % 9 != 8) ? b[t] : 0;
+        for (int k = 0; k < 13; k++)
+            missing += b[ORPHANS[k]] == 0;
+        plain = strays || missing > wilds + 1;
+    }
+    if (!plain)
+        return fall_back(wild_waits_fallback, args, nargs, kwnames);
+
+    unsigned char wins[KINDS] = {0};
+    Parts p;
+    read_parts(b, &p);
+    /* One tile lowers a cost by at most 1: only a hand costing at most wilds + 1 may complete. */
+    if (cost_with(&p, -1, 0, 0) <= wilds + 1) {
+        for (int t = 0; t < KINDS; t++) {
+            if (b[t] >= 4)
+                continue;  /* no fifth copy */
+            int cost = cost_after(b, &p, t, 1);
+            wins[t] = cost <= wilds && (wilds - cost) % 3 == 0;  /* spare wilds make sets of their own */
+        }
+    }
+    if (seven_pairs && size + wilds == 13) {  /* shapes._seven_pairs_wait_masks without room */
+        int odd = 0;
+        for (int t = 0; t < KINDS; t++)
+            odd += b[t] & 1;
+        if (odd - 1 <= wilds)
+            for (int t = 0; t < KINDS; t++)  /* the tile pairs a single, or is one more for a wild */
+                if ((b[t] & 1) || (odd + 1 <= wilds && (b[t] == 0 || b[t] == 2)))
+                    wins[t] = 1;
+    }
+    return allowed_kinds(wins, allowed);
+}
+
 /* natural_waits(b, allowed, seven_pairs=False, thirteen_orphans=False, orphan_pair_kinds=None) */
 static PyObject *natural_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     unsigned char b[KINDS];
     unsigned long allowed[4];
     int plain = kwnames == NULL && nargs >= 2 && nargs <= 5 && PyBytes_CheckExact(args[0]) &&
-                read_counts(args[0], b) && PyTuple_CheckExact(args[1]) && PyTuple_GET_SIZE(args[1]) == 4;
-    for (int q = 0; plain && q < 4; q++) {
-        PyObject *m = PyTuple_GET_ITEM(args[1], q);
-        plain = PyLong_CheckExact(m);
-        allowed[q] = plain ? PyLong_AsUnsignedLong(m) : 0;
-        if (PyErr_Occurred()) {
-            PyErr_Clear();
-            plain = 0;
-        }
-    }
+                read_counts(args[0], b) && read_allowed(args[1], allowed);
     if (!plain)
         return fall_back(waits_fallback, args, nargs, kwnames);
     int seven_pairs = nargs >= 3 ? PyObject_IsTrue(args[2]) : 0;
@@ -229,19 +323,7 @@ static PyObject *natural_waits(PyObject *self, PyObject *const *args, Py_ssize_t
             }
         }
     }
-    PyObject *found[KINDS];
-    Py_ssize_t n = 0;
-    for (int t = 0; t < KINDS; t++) {
-        int q = t < 27 ? t / 9 : 3, r = t < 27 ? t % 9 : t - 27;
-        if (wins[t] && (allowed[q] >> r & 1))
-            found[n++] = PyLong_FromLong(t);
-    }
-    PyObject *out = PyTuple_New(n);
-    if (out == NULL)
-        return NULL;
-    for (Py_ssize_t i = 0; i < n; i++)
-        PyTuple_SET_ITEM(out, i, found[i]);
-    return out;
+    return allowed_kinds(wins, allowed);
 }
 
 /* ready_discard_set(b, wilds): kinds t held with cost(b less t) <= wilds + 1, as a set. */
@@ -370,11 +452,11 @@ static PyObject *init(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the cost tables hold 5**9 entries each");
         return NULL;
     }
-    const char *names[5] = {"is_standard_win", "natural_waits", "ready_discard_set", "discard_costs",
+    const char *names[6] = {"is_standard_win", "natural_waits", "wild_waits", "ready_discard_set", "discard_costs",
                             "ready_candidates"};
-    PyObject **fallbacks[5] = {&win_fallback, &waits_fallback, &ready_fallback, &costs_fallback,
-                               &candidates_fallback};
-    for (int i = 0; i < 5; i++) {
+    PyObject **fallbacks[6] = {&win_fallback, &waits_fallback, &wild_waits_fallback, &ready_fallback,
+                               &costs_fallback, &candidates_fallback};
+    for (int i = 0; i < 6; i++) {
         PyObject *twin = PyDict_GetItemString(twins, names[i]);
         if (twin == NULL) {
             PyErr_Format(PyExc_KeyError, "no Python twin for %s", names[i]);
@@ -400,6 +482,8 @@ static PyMethodDef methods[] = {
      "shapes.is_standard_win, compiled for hands without wilds, room or pair kinds."},
     {"natural_waits", (PyCFunction)(void (*)(void))natural_waits, METH_FASTCALL | METH_KEYWORDS,
      "shapes.natural_waits, compiled."},
+    {"wild_waits", (PyCFunction)(void (*)(void))wild_waits, METH_FASTCALL | METH_KEYWORDS,
+     "shapes.wild_waits, compiled."},
     {"ready_discard_set", (PyCFunction)(void (*)(void))ready_discard_set, METH_FASTCALL | METH_KEYWORDS,
      "shapes.ready_discard_set, compiled."},
     {"discard_costs", (PyCFunction)(void (*)(void))discard_costs, METH_FASTCALL | METH_KEYWORDS,

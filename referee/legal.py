@@ -97,6 +97,16 @@ class Legality:
         self._waits[seat] = (s.version, found)
         return found
 
+    def waiting_on(self, tile: int, seats) -> bool:
+        """Does any of these seats wait on the tile? `waits` of each, its cache read in place: every
+        discard asks it of the three other seats."""
+        cached, table_seats = self._waits, self.table.seats
+        for seat in seats:
+            known = cached[seat]
+            if tile in (known[1] if known[0] == table_seats[seat].version else self.waits(seat)):
+                return True
+        return False
+
     def draw_wins(self, seat: int, tile: int) -> bool:
         """Is the tile the seat is drawing one of its waits? holds_win answers the same until the
         hand changes again: the draw counts one version (Replay.draw)."""

@@ -332,15 +332,12 @@ class Replay:
         phase = self.phase
         if type(phase) is not Claim or phase.declared:
             return False
-        seat, tile, waits = NEXT[phase.discarder], phase.tile, self.legality.waits
-        if event.seat != seat:
-            return False
-        first, second, third = OTHERS[phase.discarder]
-        if tile in waits(first) or tile in waits(second) or tile in waits(third):
+        seat, tile, others = NEXT[phase.discarder], phase.tile, OTHERS[phase.discarder]
+        if event.seat != seat or self.legality.waiting_on(tile, others):
             return False
         if self.trace:  # each seat that could call let the tile go (close_claim notes the same)
             may_call = self.legality.may_call
-            for other in (first, second, third):
+            for other in others:
                 if may_call(other, tile, phase.discarder):
                     self.note_claim_decision(other, phase, NOBODY)
         self.due_draw(seat)

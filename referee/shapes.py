@@ -1158,6 +1158,17 @@ def natural_waits(b: bytes, allowed: Sequence[int], seven_pairs: bool = False, t
     return _waits_of(b, 0, None, None, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
 
 
+def wild_waits(b: bytes, wilds: int, room: Counts | None, allowed: Sequence[int], seven_pairs: bool = False,
+               thirteen_orphans: bool = False, orphan_pair_kinds: Iterable[int] | None = None) -> tuple[int, ...]:
+    """hand_waits of naturals with `wilds` wildcards and any pair, given as the bytes of 34 counts
+    the caller has checked are 0..4; `room` as hand_waits, `allowed` is kind_masks(kinds). The hot
+    path of the rule books with wildcards (rules.waits)."""
+    if wilds < 0:
+        _invalid(b, wilds)
+    caps = None if room is None else _binding_room(b, room, wilds + 1)
+    return _waits_of(b, wilds, caps, None, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
+
+
 def _waits_of(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed, seven_pairs: bool,
               thirteen_orphans: bool, orphan_pair_kinds, standard: bool = True) -> tuple[int, ...]:
     """hand_waits of validated bytes: the standard waits (if asked), plus the seven-pairs and
@@ -1481,7 +1492,8 @@ def _split_part(part: bytes, base: int) -> tuple:
 # ---------------------------------------------------------------------------------------
 # The compiled kernels, when built (see the module's docstring).
 
-PYTHON = {f.__name__: f for f in (is_standard_win, natural_waits, ready_discard_set, discard_costs, ready_candidates)}
+PYTHON = {f.__name__: f for f in (is_standard_win, natural_waits, wild_waits, ready_discard_set, discard_costs,
+                                  ready_candidates)}
 
 
 def _compiled():
@@ -1502,6 +1514,7 @@ KERNELS = "compiled" if COMPILED is not None else "pure Python"  # for the bench
 if COMPILED is not None:
     is_standard_win = COMPILED.is_standard_win  # noqa: F811 (the same function, compiled)
     natural_waits = COMPILED.natural_waits  # noqa: F811
+    wild_waits = COMPILED.wild_waits  # noqa: F811
     ready_discard_set = COMPILED.ready_discard_set  # noqa: F811
     discard_costs = COMPILED.discard_costs  # noqa: F811
     ready_candidates = COMPILED.ready_candidates  # noqa: F811

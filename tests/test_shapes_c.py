@@ -79,6 +79,7 @@ def hands(seed: int, count: int):
 def test_the_kernels_are_the_public_functions():
     assert shapes.is_standard_win is C.is_standard_win
     assert shapes.natural_waits is C.natural_waits
+    assert shapes.wild_waits is C.wild_waits
     assert shapes.ready_discard_set is C.ready_discard_set
     assert shapes.discard_costs is C.discard_costs
     assert shapes.ready_candidates is C.ready_candidates
@@ -109,6 +110,39 @@ def test_waits_match_python(seed):
         same("natural_waits", b, allowed, seven, orphans)
         same("natural_waits", b, allowed, seven, orphans, pair_kinds)
     assert waiting > 200
+
+
+def rooms(rng: random.Random, vec: list[int], wilds: int):
+    """Room for a wait check: none, full, low but not binding (the kernel's), and some that binds."""
+    loose = [4 if rng.random() < 0.8 else min(4, n + wilds + 1 + rng.randint(0, 1)) for n in vec]
+    yield from (None, [4] * KINDS, loose, [rng.randint(0, 4) for _ in ALL], [9] * KINDS)
+
+
+@pytest.mark.parametrize("wilds", [0, 1, 2, 3, 4])
+def test_wild_waits_match_python(wilds):
+    rng = random.Random(60 + wilds)
+    waiting = 0
+    pools = (list(hands(60 + wilds, 1500)), [near_win(rng, 4, rng.choice([0, 1, 2])) for _ in range(1500)],
+             list(orphan_hands(70 + wilds, 300, 1)))
+    for vec in (v for pool in pools for v in pool):
+        vec = drop(rng, vec, min(sum(vec), wilds + (sum(vec) % 3 == 2)))  # mostly 3k+1 with the wilds
+        b, allowed = bytes(vec), rng.choice(ALLOWED[:3])
+        for room in rooms(rng, vec, wilds):
+            seven, orphans, pair_kinds = rng.random() < 0.5, rng.random() < 0.4, rng.choice(PAIR_KINDS[:3])
+            got = same("wild_waits", b, wilds, room, allowed, seven, orphans, pair_kinds)
+            waiting += bool(got)
+            # the twin is hand_waits itself, given validated bytes
+            kinds = [t for t in ALL if allowed[t // 9 if t < 27 else 3] >> (t % 9 if t < 27 else t - 27) & 1]
+            assert got == shapes.hand_waits(vec, wilds, room=room, seven_pairs=seven, thirteen_orphans=orphans,
+                                            orphan_pair_kinds=pair_kinds, kinds=kinds)
+    assert waiting > 1000
+    same("wild_waits", bytes(34), -1, None, NO_KINDS, False, False, None)  # bad input: the twin's error
+    same("wild_waits", bytes([5]) + bytes(33), 1, None, NO_KINDS, False, False, None)
+    same("wild_waits", bytes(34), 1, [4] * 33, NO_KINDS, False, False, None)
+    same("wild_waits", bytes(34), 1, [-1] * KINDS, NO_KINDS, False, False, None)
+    same("wild_waits", bytes(34), 1, (4,) * KINDS, NO_KINDS, False, False, None)  # other types: Python
+    same("wild_waits", bytes(34), 1, None, NO_KINDS)  # defaults and keywords: the Python path
+    same("wild_waits", bytes(34), 1, None, allowed=NO_KINDS)
 
 
 @pytest.mark.parametrize("wilds", [0, 1, 2, 3])

@@ -245,10 +245,9 @@ class Ruleset:
                                         self.thirteen_orphans and concealed,
                                         self.orphan_pair_kinds() if concealed else None)
         naturals, count = self.split_wilds(counts, wilds)
-        found = shapes.hand_waits(naturals, count, room=room, seven_pairs=self.seven_pairs and concealed,
-                                  thirteen_orphans=self.thirteen_orphans and concealed,
-                                  orphan_pair_kinds=self.orphan_pair_kinds() if concealed else None,
-                                  kinds=self.kind_set)
+        found = shapes.wild_waits(bytes(naturals), count, room, self._allowed, self.seven_pairs and concealed,
+                                  self.thirteen_orphans and concealed,
+                                  self.orphan_pair_kinds() if concealed else None)
         if not wilds:
             return found
         if not found:
