@@ -127,16 +127,18 @@ class DiscardReady(NoReady):
         candidates = legality.rules.ready_candidates(hand, melds, legality.table.wilds)
         first = None
         for t in sorted(t for t in candidates if hand[t] > 0):  # in kind order, as held
-            hand[t] -= 1
-            issue = self.declaration_issue(legality, seat, A.Action(A.READY_DISCARD, t), hand, melds)
-            hand[t] += 1
+            after = list(hand)  # its own list: a reason is written later, from the hand it names
+            after[t] -= 1
+            issue = self.declaration_issue(legality, seat, A.Action(A.READY_DISCARD, t), after, melds)
             if issue is None:
                 return None
             if first is None or first[0] == "READY_NOT_TENPAI":
                 first = issue
         last = max(compress(range(len(hand)), hand), default=None)  # (counts 0..4: ready_candidates checked)
         if last is not None and last not in candidates and (first is None or first[0] == "READY_NOT_TENPAI"):
-            first = self.not_tenpai(seat, last, hand)  # its hand after the discard waits on nothing
+            after = list(hand)
+            after[last] -= 1
+            first = self.not_tenpai(seat, last, after)  # its hand after the discard waits on nothing
         code, detail = first or ("READY_NOT_TENPAI", "")
         chow = [action.tile, action.tile + 1, action.tile + 2]
         # Written only when flagged (the trace asks this for every 吃 it lists); the best
