@@ -18,7 +18,7 @@
 
 static PyObject *c0_table, *c2_table;  /* bytes, 5**9 entries each, indexed by a suit's base-5 counts */
 static const unsigned char *C0, *C2;
-static PyObject *win_fallback, *waits_fallback, *wild_waits_fallback, *ready_fallback, *costs_fallback,
+static PyObject *win_fallback, *cost_fallback, *waits_fallback, *wild_waits_fallback, *ready_fallback, *costs_fallback,
     *candidates_fallback;  /* the Python twins */
 static PyObject *pair_bits;  /* shapes._pair_bits */
 static long impossible;  /* shapes.IMPOSSIBLE */
@@ -183,14 +183,14 @@ static PyObject *allowed_kinds(const unsigned char *wins, const unsigned long *a
     return out;
 }
 
-/* wild_waits(b, wilds, room, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds): the
+/* wild_waits(b, wilds, room, allowed, seven_pairs=False, thirteen_orphans=False, orphan_pair_kinds=None): the
    standard and seven-pairs waits with wilds from the costs; room that may bind, a hand too big
    for the tables' spare-wild rule and any hand that may be the thirteen orphans go to Python. */
 static PyObject *wild_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     unsigned char b[KINDS];
     unsigned long allowed[4];
     long wilds = -1;
-    int plain = kwnames == NULL && nargs == 7 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
+    int plain = kwnames == NULL && nargs >= 4 && nargs <= 7 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
                 PyLong_CheckExact(args[1]) && read_allowed(args[3], allowed);
     if (plain) {
         wilds = PyLong_AsLong(args[1]);
@@ -213,7 +213,8 @@ static PyObject *wild_waits(PyObject *self, PyObject *const *args, Py_ssize_t na
             plain = cap >= 0 && cap <= 255 && !overflow && (cap >= 4 || b[t] + wilds + 1 <= cap);
         }
     }
-    int seven_pairs = plain ? PyObject_IsTrue(args[4]) : 0, orphans = plain ? PyObject_IsTrue(args[5]) : 0;
+    int seven_pairs = plain && nargs > 4 ? PyObject_IsTrue(args[4]) : 0;
+    int orphans = plain && nargs > 5 ? PyObject_IsTrue(args[5]) : 0;
     if (seven_pairs < 0 || orphans < 0)
         return NULL;
     if (plain && orphans && size + wilds == 13) {  /* only terminals and honors: the twin's search */
@@ -249,6 +250,17 @@ static PyObject *wild_waits(PyObject *self, PyObject *const *args, Py_ssize_t na
                     wins[t] = 1;
     }
     return allowed_kinds(wins, allowed);
+}
+
+/* standard_cost(counts): fewest wilds completing the hand into sets and a pair (no room, any pair). */
+static PyObject *standard_cost(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    if (kwnames != NULL || nargs != 1 || !read_counts(args[0], b))
+        return fall_back(cost_fallback, args, nargs, kwnames);
+    Parts p;
+    read_parts(b, &p);
+    int cost = cost_with(&p, -1, 0, 0);
+    return PyLong_FromLong(cost < IMP ? cost : impossible);
 }
 
 /* natural_waits(b, allowed, seven_pairs=False, thirteen_orphans=False, orphan_pair_kinds=None) */
@@ -452,11 +464,11 @@ static PyObject *init(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the cost tables hold 5**9 entries each");
         return NULL;
     }
-    const char *names[6] = {"is_standard_win", "natural_waits", "wild_waits", "ready_discard_set", "discard_costs",
-                            "ready_candidates"};
-    PyObject **fallbacks[6] = {&win_fallback, &waits_fallback, &wild_waits_fallback, &ready_fallback,
+    const char *names[7] = {"is_standard_win", "standard_cost", "natural_waits", "wild_waits", "ready_discard_set",
+                            "discard_costs", "ready_candidates"};
+    PyObject **fallbacks[7] = {&win_fallback, &cost_fallback, &waits_fallback, &wild_waits_fallback, &ready_fallback,
                                &costs_fallback, &candidates_fallback};
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < 7; i++) {
         PyObject *twin = PyDict_GetItemString(twins, names[i]);
         if (twin == NULL) {
             PyErr_Format(PyExc_KeyError, "no Python twin for %s", names[i]);
@@ -480,6 +492,8 @@ static PyMethodDef methods[] = {
     {"init", init, METH_VARARGS, "Give the kernels the cost tables and their Python twins."},
     {"is_standard_win", (PyCFunction)(void (*)(void))is_standard_win, METH_FASTCALL | METH_KEYWORDS,
      "shapes.is_standard_win, compiled for hands without wilds, room or pair kinds."},
+    {"standard_cost", (PyCFunction)(void (*)(void))standard_cost, METH_FASTCALL | METH_KEYWORDS,
+     "shapes.standard_cost, compiled for hands without room or pair kinds."},
     {"natural_waits", (PyCFunction)(void (*)(void))natural_waits, METH_FASTCALL | METH_KEYWORDS,
      "shapes.natural_waits, compiled."},
     {"wild_waits", (PyCFunction)(void (*)(void))wild_waits, METH_FASTCALL | METH_KEYWORDS,

@@ -53,10 +53,10 @@ path, exact for any size). Seven pairs and thirteen orphans are decided by count
 included.
 
 *The compiled kernels.* referee/_shapes_c.c, an optional extension built at install when a C
-compiler is there, takes over the four hottest entry points (is_standard_win, natural_waits,
-ready_discard_set, discard_costs) for hands without room or pair kinds (and, but for the ready
-check, without wilds): the same tables, each part's cost read by its index, the hand's cost
-summed as above. Everything else it hands back to the Python functions here, which stay the
+compiler is there, takes over the hottest entry points (is_standard_win, standard_cost,
+natural_waits, wild_waits, ready_discard_set, discard_costs, ready_candidates) for hands without
+room that may bind or pair kinds (and is_standard_win without wilds): the same tables, each
+part's cost read by its index, the hand's cost summed as above. Everything else it hands back to the Python functions here, which stay the
 reference (PYTHON); MJREF_PURE_PYTHON=1 keeps them in use, and tests/test_shapes_c.py holds
 the two equal.
 """
@@ -1492,8 +1492,8 @@ def _split_part(part: bytes, base: int) -> tuple:
 # ---------------------------------------------------------------------------------------
 # The compiled kernels, when built (see the module's docstring).
 
-PYTHON = {f.__name__: f for f in (is_standard_win, natural_waits, wild_waits, ready_discard_set, discard_costs,
-                                  ready_candidates)}
+PYTHON = {f.__name__: f for f in (is_standard_win, standard_cost, natural_waits, wild_waits, ready_discard_set,
+                                  discard_costs, ready_candidates)}
 
 
 def _compiled():
@@ -1513,6 +1513,7 @@ COMPILED = _compiled()
 KERNELS = "compiled" if COMPILED is not None else "pure Python"  # for the benchmarks' headers
 if COMPILED is not None:
     is_standard_win = COMPILED.is_standard_win  # noqa: F811 (the same function, compiled)
+    standard_cost = COMPILED.standard_cost  # noqa: F811
     natural_waits = COMPILED.natural_waits  # noqa: F811
     wild_waits = COMPILED.wild_waits  # noqa: F811
     ready_discard_set = COMPILED.ready_discard_set  # noqa: F811

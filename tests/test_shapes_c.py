@@ -78,6 +78,7 @@ def hands(seed: int, count: int):
 
 def test_the_kernels_are_the_public_functions():
     assert shapes.is_standard_win is C.is_standard_win
+    assert shapes.standard_cost is C.standard_cost
     assert shapes.natural_waits is C.natural_waits
     assert shapes.wild_waits is C.wild_waits
     assert shapes.ready_discard_set is C.ready_discard_set
@@ -92,6 +93,8 @@ def test_win_matches_python(seed):
         wins += same("is_standard_win", vec) is True
         same("is_standard_win", tuple(vec))
         same("is_standard_win", bytes(vec))
+        same("standard_cost", vec)
+        same("standard_cost", bytes(vec))
         costs = same("discard_costs", vec)
         assert list(costs) == sorted(costs)  # kind order, as the simulator reads them
     assert wins > 100  # the sweep reaches winning hands, not only misses
@@ -131,6 +134,8 @@ def test_wild_waits_match_python(wilds):
             seven, orphans, pair_kinds = rng.random() < 0.5, rng.random() < 0.4, rng.choice(PAIR_KINDS[:3])
             got = same("wild_waits", b, wilds, room, allowed, seven, orphans, pair_kinds)
             waiting += bool(got)
+            same("wild_waits", b, wilds, room, allowed, seven)  # the defaults
+            same("wild_waits", b, wilds, room, allowed)
             # the twin is hand_waits itself, given validated bytes
             kinds = [t for t in ALL if allowed[t // 9 if t < 27 else 3] >> (t % 9 if t < 27 else t - 27) & 1]
             assert got == shapes.hand_waits(vec, wilds, room=room, seven_pairs=seven, thirteen_orphans=orphans,
@@ -143,6 +148,27 @@ def test_wild_waits_match_python(wilds):
     same("wild_waits", bytes(34), 1, (4,) * KINDS, NO_KINDS, False, False, None)  # other types: Python
     same("wild_waits", bytes(34), 1, None, NO_KINDS)  # defaults and keywords: the Python path
     same("wild_waits", bytes(34), 1, None, allowed=NO_KINDS)
+
+
+def test_wild_waits_answer_the_usual_hand_in_c():
+    """The rule books' calls (4, 5 or 7 arguments, room that cannot bind) never reach the twin:
+    the kernel is the hot path it is meant to be, not a detour to Python."""
+    handed_back = []
+    twins = {**PY, "wild_waits": lambda *args: handed_back.append(args) or PY["wild_waits"](*args)}
+    C.init(shapes._C0, shapes._C2, shapes.IMPOSSIBLE, shapes._pair_bits, twins)
+    try:
+        rng = random.Random(80)
+        allowed = shapes.kind_masks(None)
+        for _ in range(500):
+            wilds = rng.randint(0, 2)
+            vec = drop(rng, near_win(rng, 4, rng.choice([0, 1, 2])), 1 + wilds)
+            b, room = bytes(vec), [4] * KINDS
+            C.wild_waits(b, wilds, None, allowed)
+            C.wild_waits(b, wilds, room, allowed, True)
+            C.wild_waits(b, wilds, room, allowed, True, False, None)
+    finally:
+        C.init(shapes._C0, shapes._C2, shapes.IMPOSSIBLE, shapes._pair_bits, PY)
+    assert handed_back == []
 
 
 @pytest.mark.parametrize("wilds", [0, 1, 2, 3])
@@ -214,6 +240,9 @@ def test_bad_input_fails_alike():
     same("ready_discard_set", bytes([5]) + bytes(33), 0)
     for vec in BAD:
         same("discard_costs", vec)
+        same("standard_cost", vec)
+    same("standard_cost", [0] * KINDS, False)  # other arguments: the Python path
+    same("standard_cost", plus([0] * KINDS, 0), room=[4] * KINDS)
     same("discard_costs", None)
     same("discard_costs", [0] * KINDS, 1)
     same("ready_discard_set", bytes(14) + bytes(20), -1)
@@ -235,6 +264,7 @@ def test_keywords_and_wilds_go_to_python():
        st.sampled_from(ALLOWED), st.booleans(), st.booleans())
 def test_kernels_match_python_hypothesis(vec, allowed, seven, orphans):
     same("is_standard_win", vec)
+    same("standard_cost", vec)
     same("natural_waits", bytes(vec), allowed, seven, orphans)
     same("discard_costs", vec)
     if sum(vec) % 3 == 2:
