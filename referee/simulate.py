@@ -343,6 +343,9 @@ class SelfPlay:
         pending = self.pending_call(phase.declared)
         if pending is None:
             order = [s for s in self.replay.others(phase.discarder) if s not in phase.declared]
+            may_claim = self.replay.legality.may_claim
+            if not phase.declared and not any(may_claim(s, phase.tile, phase.discarder) for s in order):
+                return self.close_window(None)  # 过 is all any seat may do: nothing to choose, no chance drawn
             options = {s: self.replay.legal_actions(s, phase) for s in order}
             several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
             declared = any(a.kind == A.RON for a, _ in phase.declared.values())
