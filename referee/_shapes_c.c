@@ -18,8 +18,8 @@
 
 static PyObject *c0_table, *c2_table;  /* bytes, 5**9 entries each, indexed by a suit's base-5 counts */
 static const unsigned char *C0, *C2;
-static PyObject *win_fallback, *cost_fallback, *waits_fallback, *wild_waits_fallback, *ready_fallback, *costs_fallback,
-    *candidates_fallback;  /* the Python twins */
+static PyObject *win_fallback, *cost_fallback, *waits_fallback, *wild_waits_fallback, *pair_waits_fallback,
+    *ready_fallback, *costs_fallback, *candidates_fallback;  /* the Python twins */
 static PyObject *pair_bits;  /* shapes._pair_bits */
 static long impossible;  /* shapes.IMPOSSIBLE */
 static const int POW5[9] = {1, 5, 25, 125, 625, 3125, 15625, 78125, 390625};
@@ -166,6 +166,207 @@ static int read_allowed(PyObject *masks, unsigned long *allowed) {
     return 1;
 }
 
+/* Room and allowed pair kinds of a wait check (shapes._CostHand): caps per kind (4 where room
+   cannot bind), which parts room lowers, and each part's allowed pair ranks. */
+typedef struct {
+    unsigned char caps[KINDS];
+    int capped[4], ranks[4];
+} Limits;
+
+static const int PART_BITS[4] = {511, 511, 511, 127};
+static const unsigned long long ALL_KINDS_BITS = (1ULL << KINDS) - 1;
+
+/* The limits of `room` (None, or a list of 34 counts) and the 34-bit `pairs`: room that cannot
+   bind (every kind it lowers below 4 keeps room for its naturals plus `extra`) is dropped, as
+   shapes._binding_room drops it. 0 when `room` is anything else (the twin judges it). */
+static int read_limits(PyObject *room, unsigned long long pairs, const unsigned char *b, long extra, Limits *L) {
+    int binds = 0;
+    for (int t = 0; t < KINDS; t++)
+        L->caps[t] = 4;
+    if (room != Py_None) {
+        if (!PyList_CheckExact(room) || PyList_GET_SIZE(room) != KINDS)
+            return 0;
+        for (int t = 0; t < KINDS; t++) {
+            PyObject *item = PyList_GET_ITEM(room, t);
+            int overflow = 0;
+            long cap = PyLong_CheckExact(item) ? PyLong_AsLongAndOverflow(item, &overflow) : -1;
+            if (cap < 0 || cap > 255 || overflow)
+                return 0;
+            L->caps[t] = cap < 4 ? (unsigned char)cap : 4;
+            binds |= cap < 4 && b[t] + extra > cap;
+        }
+    }
+    for (int q = 0; q < 4; q++) {
+        L->capped[q] = 0;
+        L->ranks[q] = (int)(pairs >> (9 * q) & PART_BITS[q]);
+    }
+    if (!binds) {  /* (room that cannot bind changes nothing) */
+        for (int t = 0; t < KINDS; t++)
+            L->caps[t] = 4;
+    } else {
+        for (int t = 0; t < KINDS; t++)
+            L->capped[t < 27 ? t / 9 : 3] |= L->caps[t] < 4;
+    }
+    return 1;
+}
+
+/* shapes._restricted_pair_cost: C2 of a suit (base-5 index i, counts k) whose pair is one of the
+   ranks in `ranks`, from the tables; -1 when they cannot be sure (the twin's programme decides). */
+static int restricted_pair_cost(const unsigned char *k, int i, int ranks) {
+    int best = IMP, sure = 0;
+    for (int r = 0; r < 9; r++) {
+        if (!(ranks >> r & 1))
+            continue;
+        int n = k[r], m = n > 2 ? 2 : n;
+        int rest = C0[i - m * POW5[r]], cost = rest + 2 - m;
+        if (cost < best) {
+            best = cost;
+            sure = rest + n - m <= 2;
+        } else if (cost == best && !sure) {
+            sure = rest + n - m <= 2;
+        }
+    }
+    return best >= IMP ? IMP : (sure ? best : -1);
+}
+
+/* shapes._suit_costs: (C0', C2') of one suit under room caps and allowed pair ranks, by the
+   programme over ranks: state (a chows end here, b chows need this rank and the next, paired). */
+static void suit_costs(const unsigned char *k, const unsigned char *cap, int ranks, int *c0, int *c2) {
+    int cost[18], next[18];
+    for (int st = 0; st < 18; st++)
+        cost[st] = IMP;
+    cost[0] = 0;
+    for (int r = 0; r < 9; r++) {
+        int n = k[r], room = cap[r], may_pair = ranks >> r & 1, chows = r <= 6 ? 2 : 0;
+        for (int st = 0; st < 18; st++)
+            next[st] = IMP;
+        for (int st = 0; st < 18; st++) {
+            if (cost[st] >= IMP)
+                continue;
+            int a = st / 6, held = st / 2 % 3, paired = st & 1;
+            for (int s = 0; s <= chows; s++)  /* new chows (three equal chows are three pungs) */
+                for (int pung = 0; pung <= 3; pung += 3)
+                    for (int pair = 0; pair <= (may_pair && !paired ? 2 : 0); pair += 2) {
+                        int f = a + held + s + pung + pair;  /* copies of this rank */
+                        if (f > room || f < n)
+                            continue;
+                        int to = held * 6 + s * 2 + (paired || pair);
+                        if (cost[st] + f - n < next[to])
+                            next[to] = cost[st] + f - n;
+                    }
+        }
+        for (int st = 0; st < 18; st++)
+            cost[st] = next[st];
+    }
+    *c0 = cost[0];
+    *c2 = cost[1];
+}
+
+/* shapes._honor_sets' lowest bits: (C0', C2') of the honors under room caps and pair kinds. */
+static void honor_costs_limited(const unsigned char *h, const unsigned char *cap, int ranks, int *c0, int *c2) {
+    int sets[7], pair[7], total = 0;
+    for (int k = 0; k < 7; k++) {
+        int n = h[k];
+        sets[k] = n == 0 ? 0 : (n <= 3 && 3 <= cap[k] ? 3 - n : IMP);
+        pair[k] = (ranks >> k & 1) && n <= 2 && 2 <= cap[k] ? 2 - n : IMP;
+        total += sets[k];
+    }
+    *c0 = total < IMP ? total : IMP;
+    *c2 = IMP;
+    for (int j = 0; j < 7; j++) {
+        int with = total - sets[j] + pair[j];
+        if (pair[j] < IMP && total - sets[j] < IMP && with < *c2)
+            *c2 = with;
+    }
+}
+
+/* shapes._CostHand's part q of the counts b: (C0', C2') under the limits; 0 if the twin must
+   decide (never: the programme is exact), kept for symmetry with the table's sure answers. */
+static void part_costs_limited(const unsigned char *b, const Limits *L, const Parts *p, int q, int *c0, int *c2) {
+    int plain = !L->capped[q] && L->ranks[q] == PART_BITS[q];
+    int sets = p->c0[q], floor = p->c2[q], prog0 = -1, prog2 = -1;
+    if (L->capped[q] || (!plain && floor < IMP && L->ranks[q])) {
+        if (q < 3 && !L->capped[q]) {
+            int sure = restricted_pair_cost(b + 9 * q, p->index[q], L->ranks[q]);
+            if (sure >= 0) {
+                *c0 = sets;
+                *c2 = sure;
+                return;
+            }
+        }
+        if (q < 3)
+            suit_costs(b + 9 * q, L->caps + 9 * q, L->ranks[q], &prog0, &prog2);
+        else
+            honor_costs_limited(b + 27, L->caps + 27, L->ranks[q], &prog0, &prog2);
+    }
+    *c0 = L->capped[q] ? prog0 : sets;
+    if (floor >= IMP || plain)
+        *c2 = floor;
+    else if (!L->ranks[q])
+        *c2 = IMP;
+    else
+        *c2 = prog2;
+}
+
+/* The standard waits under room and pair kinds (shapes._cost_waits on the table's candidates):
+   wins[t] for each allowed t with room for one more. 0 when the hand is too big for the
+   spare-wild rule (the twin's exact path). */
+static int limited_waits(unsigned char *b, int size, long wilds, const Limits *L, const unsigned long *allowed,
+                         unsigned char *wins) {
+    int low = 0;
+    for (int t = 0; t < KINDS; t++)
+        low += L->caps[t] < 4;
+    if (size + wilds + 1 > 68 || size + wilds + 1 + 2 * low > 2 * KINDS)
+        return 0;  /* shapes._MAX_FAST_TILES, _CostHand.fits */
+    Parts p;
+    read_parts(b, &p);
+    if ((size + wilds + 1) % 3 != 2 || cost_with(&p, -1, 0, 0) > wilds + 1)
+        return 1;  /* (a 3k+1 hand's cost is wilds + 1 mod 3; the tables' cost is a lower bound) */
+    for (int t = 0; t < KINDS; t++) {
+        int q = t < 27 ? t / 9 : 3;
+        if (b[t] >= L->caps[t] || !(allowed[q] >> (t < 27 ? t % 9 : t - 27) & 1) || cost_after(b, &p, t, 1) > wilds)
+            continue;
+        b[t]++;
+        Parts after;
+        read_parts(b, &after);
+        int sets[4], pairs[4], total = 0, cost = IMP;
+        for (int part = 0; part < 4; part++) {
+            part_costs_limited(b, L, &after, part, &sets[part], &pairs[part]);
+            total += sets[part];
+        }
+        for (int part = 0; part < 4; part++)
+            if (total - sets[part] + pairs[part] < cost)
+                cost = total - sets[part] + pairs[part];
+        b[t]--;
+        wins[t] = cost <= wilds;
+    }
+    return 1;
+}
+
+/* shapes._seven_pairs_room_waits: t completing seven pairs of b + t with wilds, under caps. */
+static void seven_pairs_room_waits(const unsigned char *b, long wilds, const unsigned char *caps,
+                                   unsigned char *wins) {
+    int singles = 0, over = 0, spare_room = 0;
+    for (int t = 0; t < KINDS; t++) {
+        int n = b[t], full = n + (n & 1);
+        singles += n & 1;
+        over += full > caps[t];
+        spare_room += full <= caps[t] ? (caps[t] - full) / 2 : 0;
+    }
+    for (int t = 0; t < KINDS; t++) {
+        int n = b[t], cap = caps[t];
+        if (n >= cap)
+            continue;
+        int was_full = n + (n & 1), now_full = n + 1 + ((n + 1) & 1);
+        int was_over = was_full > cap, now_over = now_full > cap;
+        int was_spare = was_full <= cap ? (cap - was_full) / 2 : 0, now_spare = now_full <= cap ? (cap - now_full) / 2 : 0;
+        long spare = wilds - (singles - (n & 1) + ((n + 1) & 1));
+        if (over - was_over + now_over == 0 && spare >= 0 && spare % 2 == 0 &&
+            spare / 2 <= spare_room - was_spare + now_spare)
+            wins[t] = 1;
+    }
+}
+
 /* The kinds marked in wins[] that `allowed` admits, as a tuple in kind order. */
 static PyObject *allowed_kinds(const unsigned char *wins, const unsigned long *allowed) {
     PyObject *found[KINDS];
@@ -203,16 +404,8 @@ static PyObject *wild_waits(PyObject *self, PyObject *const *args, Py_ssize_t na
     for (int t = 0; plain && t < KINDS; t++)
         size += b[t];
     plain = plain && size + wilds + 1 <= 68;  /* shapes._MAX_FAST_TILES */
-    PyObject *room = plain ? args[2] : Py_None;
-    if (room != Py_None) {  /* room that cannot bind changes nothing (shapes._binding_room) */
-        plain = PyList_CheckExact(room) && PyList_GET_SIZE(room) == KINDS;
-        for (int t = 0; plain && t < KINDS; t++) {
-            PyObject *item = PyList_GET_ITEM(room, t);
-            int overflow;
-            long cap = PyLong_CheckExact(item) ? PyLong_AsLongAndOverflow(item, &overflow) : -1;
-            plain = cap >= 0 && cap <= 255 && !overflow && (cap >= 4 || b[t] + wilds + 1 <= cap);
-        }
-    }
+    Limits L;
+    plain = plain && read_limits(args[2], ALL_KINDS_BITS, b, wilds + 1, &L);
     int seven_pairs = plain && nargs > 4 ? PyObject_IsTrue(args[4]) : 0;
     int orphans = plain && nargs > 5 ? PyObject_IsTrue(args[5]) : 0;
     if (seven_pairs < 0 || orphans < 0)
@@ -229,22 +422,30 @@ static PyObject *wild_waits(PyObject *self, PyObject *const *args, Py_ssize_t na
         return fall_back(wild_waits_fallback, args, nargs, kwnames);
 
     unsigned char wins[KINDS] = {0};
-    Parts p;
-    read_parts(b, &p);
-    /* One tile lowers a cost by at most 1: only a hand costing at most wilds + 1 may complete. */
-    if (cost_with(&p, -1, 0, 0) <= wilds + 1) {
-        for (int t = 0; t < KINDS; t++) {
-            if (b[t] >= 4)
-                continue;  /* no fifth copy */
-            int cost = cost_after(b, &p, t, 1);
-            wins[t] = cost <= wilds && (wilds - cost) % 3 == 0;  /* spare wilds make sets of their own */
+    int capped = L.capped[0] || L.capped[1] || L.capped[2] || L.capped[3];
+    if (capped) {
+        if (!limited_waits(b, size, wilds, &L, allowed, wins))
+            return fall_back(wild_waits_fallback, args, nargs, kwnames);
+    } else {
+        Parts p;
+        read_parts(b, &p);
+        /* One tile lowers a cost by at most 1: only a hand costing at most wilds + 1 may complete. */
+        if (cost_with(&p, -1, 0, 0) <= wilds + 1) {
+            for (int t = 0; t < KINDS; t++) {
+                if (b[t] >= 4)
+                    continue;  /* no fifth copy */
+                int cost = cost_after(b, &p, t, 1);
+                wins[t] = cost <= wilds && (wilds - cost) % 3 == 0;  /* spare wilds make sets of their own */
+            }
         }
     }
-    if (seven_pairs && size + wilds == 13) {  /* shapes._seven_pairs_wait_masks without room */
+    if (seven_pairs && size + wilds == 13) {  /* shapes._seven_pairs_wait_masks */
         int odd = 0;
         for (int t = 0; t < KINDS; t++)
             odd += b[t] & 1;
-        if (odd - 1 <= wilds)
+        if (odd - 1 <= wilds && capped)
+            seven_pairs_room_waits(b, wilds, L.caps, wins);
+        else if (odd - 1 <= wilds)
             for (int t = 0; t < KINDS; t++)  /* the tile pairs a single, or is one more for a wild */
                 if ((b[t] & 1) || (odd + 1 <= wilds && (b[t] == 0 || b[t] == 2)))
                     wins[t] = 1;
@@ -261,6 +462,46 @@ static PyObject *standard_cost(PyObject *self, PyObject *const *args, Py_ssize_t
     read_parts(b, &p);
     int cost = cost_with(&p, -1, 0, 0);
     return PyLong_FromLong(cost < IMP ? cost : impossible);
+}
+
+/* pair_waits(b, wilds, room, allowed, pair_kinds): the standard waits whose pair is one of
+   pair_kinds, under room: each part's costs from the tables, or where room or the pair kinds
+   restrict it, from the programme (shapes._CostHand). A hand too big for the spare-wild rule
+   goes to Python. */
+static PyObject *pair_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    unsigned long allowed[4];
+    long wilds = -1;
+    int plain = kwnames == NULL && nargs == 5 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
+                PyLong_CheckExact(args[1]) && read_allowed(args[3], allowed);
+    if (plain) {
+        wilds = PyLong_AsLong(args[1]);
+        if (wilds < 0 || wilds > 60) {
+            PyErr_Clear();
+            plain = 0;
+        }
+    }
+    unsigned long long bits = 0;
+    if (plain) {
+        PyObject *bits_obj = PyObject_CallOneArg(pair_bits, args[4]);
+        if (bits_obj == NULL) {
+            PyErr_Clear();  /* (bad kinds: the twin raises its own error) */
+            plain = 0;
+        } else {
+            bits = PyLong_AsUnsignedLongLong(bits_obj);
+            Py_DECREF(bits_obj);
+            if (PyErr_Occurred())
+                return NULL;
+        }
+    }
+    int size = 0;
+    for (int t = 0; plain && t < KINDS; t++)
+        size += b[t];
+    Limits L;
+    unsigned char wins[KINDS] = {0};
+    if (!plain || !read_limits(args[2], bits, b, wilds + 1, &L) || !limited_waits(b, size, wilds, &L, allowed, wins))
+        return fall_back(pair_waits_fallback, args, nargs, kwnames);
+    return allowed_kinds(wins, allowed);
 }
 
 /* natural_waits(b, allowed, seven_pairs=False, thirteen_orphans=False, orphan_pair_kinds=None) */
@@ -464,11 +705,11 @@ static PyObject *init(PyObject *self, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "the cost tables hold 5**9 entries each");
         return NULL;
     }
-    const char *names[7] = {"is_standard_win", "standard_cost", "natural_waits", "wild_waits", "ready_discard_set",
-                            "discard_costs", "ready_candidates"};
-    PyObject **fallbacks[7] = {&win_fallback, &cost_fallback, &waits_fallback, &wild_waits_fallback, &ready_fallback,
-                               &costs_fallback, &candidates_fallback};
-    for (int i = 0; i < 7; i++) {
+    const char *names[8] = {"is_standard_win", "standard_cost", "natural_waits", "wild_waits", "pair_waits",
+                            "ready_discard_set", "discard_costs", "ready_candidates"};
+    PyObject **fallbacks[8] = {&win_fallback, &cost_fallback, &waits_fallback, &wild_waits_fallback,
+                               &pair_waits_fallback, &ready_fallback, &costs_fallback, &candidates_fallback};
+    for (int i = 0; i < 8; i++) {
         PyObject *twin = PyDict_GetItemString(twins, names[i]);
         if (twin == NULL) {
             PyErr_Format(PyExc_KeyError, "no Python twin for %s", names[i]);
@@ -498,6 +739,8 @@ static PyMethodDef methods[] = {
      "shapes.natural_waits, compiled."},
     {"wild_waits", (PyCFunction)(void (*)(void))wild_waits, METH_FASTCALL | METH_KEYWORDS,
      "shapes.wild_waits, compiled."},
+    {"pair_waits", (PyCFunction)(void (*)(void))pair_waits, METH_FASTCALL | METH_KEYWORDS,
+     "shapes.pair_waits, compiled."},
     {"ready_discard_set", (PyCFunction)(void (*)(void))ready_discard_set, METH_FASTCALL | METH_KEYWORDS,
      "shapes.ready_discard_set, compiled."},
     {"discard_costs", (PyCFunction)(void (*)(void))discard_costs, METH_FASTCALL | METH_KEYWORDS,

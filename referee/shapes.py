@@ -54,8 +54,8 @@ included.
 
 *The compiled kernels.* referee/_shapes_c.c, an optional extension built at install when a C
 compiler is there, takes over the hottest entry points (is_standard_win, standard_cost,
-natural_waits, wild_waits, ready_discard_set, discard_costs, ready_candidates) for hands without
-room that may bind or pair kinds (and is_standard_win without wilds): the same tables, each
+natural_waits, wild_waits, pair_waits, ready_discard_set, discard_costs, ready_candidates) for
+hands without room that may bind (and is_standard_win without wilds or pair kinds): the same tables, each
 part's cost read by its index, the hand's cost summed as above. Everything else it hands back to the Python functions here, which stay the
 reference (PYTHON); MJREF_PURE_PYTHON=1 keeps them in use, and tests/test_shapes_c.py holds
 the two equal.
@@ -1169,6 +1169,16 @@ def wild_waits(b: bytes, wilds: int, room: Counts | None, allowed: Sequence[int]
     return _waits_of(b, wilds, caps, None, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
 
 
+def pair_waits(b: bytes, wilds: int, room: Counts | None, allowed: Sequence[int],
+               pair_kinds: Iterable[int] | None) -> tuple[int, ...]:
+    """hand_waits of the standard shape alone, its pair one of `pair_kinds` (宁乡's 2/5/8 平胡),
+    of naturals given as wild_waits takes them."""
+    if wilds < 0:
+        _invalid(b, wilds)
+    caps = None if room is None else _binding_room(b, room, wilds + 1)
+    return _kinds_of(_standard_wait_masks(b, wilds, caps, pair_kinds, allowed))
+
+
 def _waits_of(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed, seven_pairs: bool,
               thirteen_orphans: bool, orphan_pair_kinds, standard: bool = True) -> tuple[int, ...]:
     """hand_waits of validated bytes: the standard waits (if asked), plus the seven-pairs and
@@ -1492,8 +1502,8 @@ def _split_part(part: bytes, base: int) -> tuple:
 # ---------------------------------------------------------------------------------------
 # The compiled kernels, when built (see the module's docstring).
 
-PYTHON = {f.__name__: f for f in (is_standard_win, standard_cost, natural_waits, wild_waits, ready_discard_set,
-                                  discard_costs, ready_candidates)}
+PYTHON = {f.__name__: f for f in (is_standard_win, standard_cost, natural_waits, wild_waits, pair_waits,
+                                  ready_discard_set, discard_costs, ready_candidates)}
 
 
 def _compiled():
@@ -1516,6 +1526,7 @@ if COMPILED is not None:
     standard_cost = COMPILED.standard_cost  # noqa: F811
     natural_waits = COMPILED.natural_waits  # noqa: F811
     wild_waits = COMPILED.wild_waits  # noqa: F811
+    pair_waits = COMPILED.pair_waits  # noqa: F811
     ready_discard_set = COMPILED.ready_discard_set  # noqa: F811
     discard_costs = COMPILED.discard_costs  # noqa: F811
     ready_candidates = COMPILED.ready_candidates  # noqa: F811

@@ -121,7 +121,7 @@ class Ningxiang(Ruleset):
         if self.far_from_ready(naturals, count, melds):
             return ()  # the usual hand: no tile (nor a wild's copy) completes any 胡 shape
         kinds = self.kind_set
-        ping_hu = shapes.hand_waits(naturals, count, room=room, pair_kinds=JIANG, kinds=kinds)
+        ping_hu = shapes.pair_waits(bytes(naturals), count, room, self._allowed, JIANG)
         standard = self.may_make_big_shape(naturals, melds)
         candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=kinds,
                                            standard=standard) if standard or not melds else ())
