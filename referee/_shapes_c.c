@@ -132,23 +132,6 @@ static PyObject *fall_back(PyObject *function, PyObject *const *args, Py_ssize_t
     return PyObject_Vectorcall(function, args, nargs, kwnames);
 }
 
-/* is_standard_win(counts, wilds=0, room=None, pair_kinds=None) */
-static PyObject *is_standard_win(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
-    unsigned char b[KINDS];
-    int plain = nargs >= 1 && kwnames == NULL && nargs <= 4 && read_counts(args[0], b);
-    if (plain && nargs >= 2) {
-        int overflow;
-        plain = PyLong_CheckExact(args[1]) && PyLong_AsLongAndOverflow(args[1], &overflow) == 0 && !overflow;
-    }
-    for (Py_ssize_t a = 2; plain && a < nargs; a++)
-        plain = args[a] == Py_None;
-    if (!plain)
-        return fall_back(win_fallback, args, nargs, kwnames);
-    Parts p;
-    read_parts(b, &p);
-    return PyBool_FromLong(cost_with(&p, -1, 0, 0) == 0);
-}
-
 /* The four part masks of kind_masks(): 0 when `masks` is no tuple of four ints that fit. */
 static int read_allowed(PyObject *masks, unsigned long *allowed) {
     if (!PyTuple_CheckExact(masks) || PyTuple_GET_SIZE(masks) != 4)
@@ -308,16 +291,37 @@ static void part_costs_limited(const unsigned char *b, const Limits *L, const Pa
         *c2 = prog2;
 }
 
+/* The fewest wilds completing b into sets and one pair under the limits (IMP or more: none). */
+static int limited_cost(const unsigned char *b, const Limits *L) {
+    Parts p;
+    read_parts(b, &p);
+    int sets[4], pairs[4], total = 0, cost = IMP;
+    for (int part = 0; part < 4; part++) {
+        part_costs_limited(b, L, &p, part, &sets[part], &pairs[part]);
+        total += sets[part];
+    }
+    for (int part = 0; part < 4; part++)
+        if (total - sets[part] + pairs[part] < cost)
+            cost = total - sets[part] + pairs[part];
+    return cost;
+}
+
+/* Kinds room lowers below 4: the spare-wild rule needs two free copies of each other kind
+   (shapes._CostHand.fits). */
+static int fits(const Limits *L, long tiles) {
+    int low = 0;
+    for (int t = 0; t < KINDS; t++)
+        low += L->caps[t] < 4;
+    return tiles <= 68 && tiles + 2 * low <= 2 * KINDS;
+}
+
 /* The standard waits under room and pair kinds (shapes._cost_waits on the table's candidates):
    wins[t] for each allowed t with room for one more. 0 when the hand is too big for the
    spare-wild rule (the twin's exact path). */
 static int limited_waits(unsigned char *b, int size, long wilds, const Limits *L, const unsigned long *allowed,
                          unsigned char *wins) {
-    int low = 0;
-    for (int t = 0; t < KINDS; t++)
-        low += L->caps[t] < 4;
-    if (size + wilds + 1 > 68 || size + wilds + 1 + 2 * low > 2 * KINDS)
-        return 0;  /* shapes._MAX_FAST_TILES, _CostHand.fits */
+    if (!fits(L, size + wilds + 1))
+        return 0;  /* (shapes._MAX_FAST_TILES too) */
     Parts p;
     read_parts(b, &p);
     if ((size + wilds + 1) % 3 != 2 || cost_with(&p, -1, 0, 0) > wilds + 1)
@@ -327,20 +331,68 @@ static int limited_waits(unsigned char *b, int size, long wilds, const Limits *L
         if (b[t] >= L->caps[t] || !(allowed[q] >> (t < 27 ? t % 9 : t - 27) & 1) || cost_after(b, &p, t, 1) > wilds)
             continue;
         b[t]++;
-        Parts after;
-        read_parts(b, &after);
-        int sets[4], pairs[4], total = 0, cost = IMP;
-        for (int part = 0; part < 4; part++) {
-            part_costs_limited(b, L, &after, part, &sets[part], &pairs[part]);
-            total += sets[part];
-        }
-        for (int part = 0; part < 4; part++)
-            if (total - sets[part] + pairs[part] < cost)
-                cost = total - sets[part] + pairs[part];
+        wins[t] = limited_cost(b, L) <= wilds;
         b[t]--;
-        wins[t] = cost <= wilds;
     }
     return 1;
+}
+
+/* The 34-bit mask of pair_kinds (None: every kind) by shapes._pair_bits; 0 when it raises (the
+   twin raises its own error). */
+static int read_pair_bits(PyObject *kinds, unsigned long long *bits) {
+    *bits = ALL_KINDS_BITS;
+    if (kinds == Py_None)
+        return 1;
+    PyObject *bits_obj = PyObject_CallOneArg(pair_bits, kinds);
+    if (bits_obj == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    *bits = PyLong_AsUnsignedLongLong(bits_obj);
+    Py_DECREF(bits_obj);
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* is_standard_win(counts, wilds=0, room=None, pair_kinds=None) */
+static PyObject *is_standard_win(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    unsigned char b[KINDS];
+    long wilds = 0;
+    unsigned long long bits = ALL_KINDS_BITS;
+    int plain = nargs >= 1 && kwnames == NULL && nargs <= 4 && read_counts(args[0], b);
+    if (plain && nargs >= 2) {
+        plain = PyLong_CheckExact(args[1]);
+        wilds = plain ? PyLong_AsLong(args[1]) : 0;
+        if (wilds < 0 || wilds > 60) {  /* (a negative count is the twin's error) */
+            PyErr_Clear();
+            plain = 0;
+        }
+    }
+    plain = plain && (nargs < 4 || read_pair_bits(args[3], &bits));
+    int size = 0;
+    for (int t = 0; t < KINDS; t++)
+        size += b[t];
+    Limits L;
+    if (!plain || size + wilds > 68 || !read_limits(nargs >= 3 ? args[2] : Py_None, bits, b, wilds, &L))
+        return fall_back(win_fallback, args, nargs, kwnames);
+    Parts p;
+    read_parts(b, &p);
+    int cost = cost_with(&p, -1, 0, 0);
+    if (cost > wilds || (wilds - cost) % 3)  /* the restrictions only remove completions */
+        return PyBool_FromLong(0);
+    int limited = 0;
+    for (int q = 0; q < 4; q++)
+        limited |= L.capped[q] || L.ranks[q] != PART_BITS[q];
+    if (!limited)
+        return PyBool_FromLong(1);
+    if ((size + wilds) % 3 != 2)
+        return PyBool_FromLong(0);
+    if (!fits(&L, size + wilds))
+        return fall_back(win_fallback, args, nargs, kwnames);
+    return PyBool_FromLong(limited_cost(b, &L) <= wilds);
 }
 
 /* shapes._seven_pairs_room_waits: t completing seven pairs of b + t with wilds, under caps. */
@@ -482,18 +534,7 @@ static PyObject *pair_waits(PyObject *self, PyObject *const *args, Py_ssize_t na
         }
     }
     unsigned long long bits = 0;
-    if (plain) {
-        PyObject *bits_obj = PyObject_CallOneArg(pair_bits, args[4]);
-        if (bits_obj == NULL) {
-            PyErr_Clear();  /* (bad kinds: the twin raises its own error) */
-            plain = 0;
-        } else {
-            bits = PyLong_AsUnsignedLongLong(bits_obj);
-            Py_DECREF(bits_obj);
-            if (PyErr_Occurred())
-                return NULL;
-        }
-    }
+    plain = plain && read_pair_bits(args[4], &bits);
     int size = 0;
     for (int t = 0; plain && t < KINDS; t++)
         size += b[t];

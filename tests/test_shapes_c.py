@@ -179,6 +179,20 @@ def test_pair_waits_match_python(wilds):
     same("pair_waits", bytes(34), 1, None, NO_KINDS, pair_kinds=JIANG)
 
 
+@pytest.mark.parametrize("wilds", [0, 1, 2, 3])
+def test_wins_with_wilds_room_and_pair_kinds_match_python(wilds):
+    rng = random.Random(100 + wilds)
+    wins = 0
+    pools = (list(hands(100 + wilds, 800)), [near_win(rng, 4, rng.choice([0, 0, 1])) for _ in range(2000)])
+    for vec in (v for pool in pools for v in pool):
+        vec = drop(rng, vec, min(sum(vec), wilds))
+        for room in rooms(rng, vec, wilds - 1):
+            for pair_kinds in (None, JIANG, rng.choice(PAIR_KINDS)):
+                wins += same("is_standard_win", vec, wilds, room, pair_kinds) is True
+        same("is_standard_win", bytes(vec), wilds)
+    assert wins > 1000
+
+
 def test_wild_waits_answer_the_usual_hand_in_c():
     """The rule books' calls (4, 5 or 7 arguments, room that cannot bind) never reach the twin, and
     宁乡's 2/5/8 pairs seldom do:
