@@ -3,12 +3,13 @@
    Each function answers from the same per-suit cost tables (shapes._C0, _C2) by the same
    arithmetic as its Python twin, which stays the reference: shapes.py binds these only when
    this module is built, and tests/test_shapes_c.py holds the two equal on every hand they try.
-   Anything outside the hot case (wilds in a win or wait check, room, pair kinds, keywords, a
-   count that is not 0..4, another type of sequence) is handed back to the Python function, so
-   errors and rare paths are the reference's own.
+   Anything outside the hot case (keywords, a count that is not 0..4, another type of sequence,
+   a hand too big for the spare-wild rule, a hand that may be the thirteen orphans with wilds) is
+   handed back to the Python function, so errors and rare paths are the reference's own.
 
    Costs: C0 = fewest wilds completing a part into sets, C2 = into sets and one pair; a hand's
-   cost is the sum of the C0s plus the cheapest (C2 - C0). 255 or more is impossible.
+   cost is the sum of the C0s plus the cheapest (C2 - C0). 255 or more is impossible. Room that
+   binds and allowed pair kinds give primed costs (C0', C2'), as shapes._CostHand prices them.
 */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -263,8 +264,9 @@ static void honor_costs_limited(const unsigned char *h, const unsigned char *cap
     }
 }
 
-/* shapes._CostHand's part q of the counts b: (C0', C2') under the limits; 0 if the twin must
-   decide (never: the programme is exact), kept for symmetry with the table's sure answers. */
+/* shapes._CostHand's part q of the counts b (p: its table costs): (C0', C2') under the limits,
+   from the tables where nothing restricts the part, else the tables' sure restricted pair cost,
+   else the programme (exact). */
 static void part_costs_limited(const unsigned char *b, const Limits *L, const Parts *p, int q, int *c0, int *c2) {
     int plain = !L->capped[q] && L->ranks[q] == PART_BITS[q];
     int sets = p->c0[q], floor = p->c2[q], prog0 = -1, prog2 = -1;

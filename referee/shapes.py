@@ -54,11 +54,13 @@ included.
 
 *The compiled kernels.* referee/_shapes_c.c, an optional extension built at install when a C
 compiler is there, takes over the hottest entry points (is_standard_win, standard_cost,
-natural_waits, wild_waits, pair_waits, ready_discard_set, discard_costs, ready_candidates) for
-hands without room that may bind (and is_standard_win without wilds or pair kinds): the same tables, each
-part's cost read by its index, the hand's cost summed as above. Everything else it hands back to the Python functions here, which stay the
-reference (PYTHON); MJREF_PURE_PYTHON=1 keeps them in use, and tests/test_shapes_c.py holds
-the two equal.
+natural_waits, wild_waits, pair_waits, ready_discard_set, discard_costs, ready_candidates): the
+same tables, each part's cost read by its index, the hand's cost summed as above, and where room
+binds or pair kinds restrict a part, the same primed costs as _CostHand (the tables' sure
+restricted pair, else the programme over ranks). What it does not take (keywords, bad input, a
+hand too big for the spare-wild rule, a possible thirteen orphans with wilds) it hands back to
+the Python functions here, which stay the reference (PYTHON); MJREF_PURE_PYTHON=1 keeps them in
+use, and tests/test_shapes_c.py holds the two equal.
 """
 from __future__ import annotations
 
