@@ -279,7 +279,7 @@ class Legality:
         if plain and permitted is None and not ready and not any(map(s.hand.__getitem__, guarded)):
             legal += compress(DISCARD_OF, s.hand)  # each held kind's discard: none is guarded
             return legal
-        forbid, view = rules.forbid, self.view
+        forbid, view, refines_first = rules.forbid, self.view, rules.ready.refines_first
         for t in compress(KIND_RANGE, s.hand):
             discard = DISCARD_OF[t]
             if plain and (permitted is None or t in permitted) and (t not in guarded or not forbid(view, seat, discard)):
@@ -289,6 +289,8 @@ class Legality:
                     action = A.Action(kind, t)
                     if self.why_not_discard(seat, action) is None:
                         legal.append(action)
+                    elif refines_first:
+                        break  # (the later declarations add conditions to this one)
         return legal
 
     def may_claim(self, seat: int, tile: int, discarder: int) -> bool:

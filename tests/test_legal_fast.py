@@ -4,7 +4,8 @@
 asking about each action), `Ruleset.forbids_discards = False` and `guarded_discards` (a rule book
 whose forbid() never rejects a plain discard, or only one of some kinds, so the turn's legal set
 does not ask it about every held tile) and `Legality.holds_win` (a drawn tile wins when it is one
-of the remembered waits of the hand before it, remembered by the draw) must change no trace: with
+of the remembered waits of the hand before it, remembered by the draw) and `refines_first` (大连's
+夹听 asked about only where 听 is legal) must change no trace: with
 all of them turned off, every simulated hand of every ruleset gives the same decisions. A rule
 book is held to what it says of its forbid() at every turn of those hands, and holds_win to is_win.
 """
@@ -53,7 +54,26 @@ def test_short_cuts_change_no_trace(name, options, monkeypatch):
 
     monkeypatch.setattr(Legality, "__init__", asks_every_time)
     monkeypatch.setattr(type(rules), "guarded_discards", lambda self, view, seat: ALL_KINDS)
+    monkeypatch.setattr(rules.ready, "refines_first", False)
     assert traces(records, rules) == fast
+
+
+def test_jiating_is_legal_only_where_ting_is(monkeypatch):
+    """大连's 夹听 adds a condition to 听 (DL.3.3), so a turn asks about 夹听 only where 听 is legal
+    (ready.refines_first): on the long way round every 夹听 listed has its 听 beside it, and the
+    short cut lists the same."""
+    rules = get_ruleset("dalian")
+    records = [simulate_hand(rules, {}, 8, i)[0] for i in range(120)]
+    assert rules.ready.refines_first
+    fast = traces(records, rules)
+    monkeypatch.setattr(rules.ready, "refines_first", False)
+    slow = traces(records, rules)
+    assert slow == fast
+    turns = [d["legal"] for t in slow for d in t if d["window"] == "turn"]
+    jiating = [(legal, label) for legal in turns for label in legal if label.startswith(A.JIATING_DISCARD)]
+    assert len(jiating) > 20  # the hands reach legal 夹听 declarations
+    for legal, label in jiating:
+        assert label.replace(A.JIATING_DISCARD, A.READY_DISCARD) in legal
 
 
 @pytest.mark.parametrize("name", sorted(RULESETS))

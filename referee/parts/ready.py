@@ -65,6 +65,9 @@ class ReadyLock:
 class NoReady:
     """No ready declaration (宁乡's 报听 aside, 推倒胡, 鸡平胡 (3))."""
     declares: tuple[str, ...] = ()  # the action kinds that declare
+    # Each later declaration with a discard is the first one with conditions added (大连's 夹听 is a
+    # 听 with one edge or closed wait): where the first is not legal, no later one is.
+    refines_first = False
     events: tuple[str, ...] = ()  # declaration events this part handles
     lock: ReadyLock | None = None
     required_to_win = False  # only a declared seat may win (哈尔滨, 大连)
@@ -93,8 +96,9 @@ class DiscardReady(NoReady):
     hand after the discard is ready and the ruleset's conditions hold; once only."""
 
     def __init__(self, lock: ReadyLock | None, declares: tuple[str, ...] = (A.READY_DISCARD,),
-                 required_to_win: bool = False):
+                 required_to_win: bool = False, refines_first: bool = False):
         self.lock, self.declares, self.required_to_win = lock, declares, required_to_win
+        self.refines_first = refines_first
 
     def declaration_issue(self, legality, seat, action, hand, melds):
         s = legality.table.seats[seat]

@@ -76,7 +76,8 @@ class Dalian(BaoFamily):
                          calls=(A.PON, A.CHI, A.KONG_EXPOSED), same_waits=True,
                          kong_needs_drawn=self["dl_ready_kong_with_drawn"],
                          call_text="seat {seat} is 听 and may not 吃, 碰 or 明杠")
-        self.ready = DiscardReady(lock, declares=(A.READY_DISCARD, A.JIATING_DISCARD), required_to_win=True)
+        self.ready = DiscardReady(lock, declares=(A.READY_DISCARD, A.JIATING_DISCARD), required_to_win=True,
+                                  refines_first=True)  # DL.3.3: 夹听 is a 听 with one edge or closed wait
         self.missed_win = missed.RULES[self["dl_missed_win_rule"]]  # DL.4, DL-A7
         self.bugang_at_four = not self["dl_no_bugang_at_4"]
         # DL.6: only the winner's kongs earn, 明杠 (补杠 too) 1 and 暗杠 2 from each of the three.
