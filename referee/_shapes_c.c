@@ -133,6 +133,19 @@ static PyObject *fall_back(PyObject *function, PyObject *const *args, Py_ssize_t
     return PyObject_Vectorcall(function, args, nargs, kwnames);
 }
 
+/* A count of wilds from `o`: 1 when it is an int from 0 to `most` (a negative count, or any
+   other value, is the twin's to judge). */
+static int read_wilds(PyObject *o, long most, long *wilds) {
+    if (!PyLong_CheckExact(o))
+        return 0;
+    *wilds = PyLong_AsLong(o);
+    if (*wilds < 0 || *wilds > most) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
 /* The four part masks of kind_masks(): 0 when `masks` is no tuple of four ints that fit. */
 static int read_allowed(PyObject *masks, unsigned long *allowed) {
     if (!PyTuple_CheckExact(masks) || PyTuple_GET_SIZE(masks) != 4)
@@ -365,29 +378,25 @@ static PyObject *is_standard_win(PyObject *self, PyObject *const *args, Py_ssize
     long wilds = 0;
     unsigned long long bits = ALL_KINDS_BITS;
     int plain = nargs >= 1 && kwnames == NULL && nargs <= 4 && read_counts(args[0], b);
-    if (plain && nargs >= 2) {
-        plain = PyLong_CheckExact(args[1]);
-        wilds = plain ? PyLong_AsLong(args[1]) : 0;
-        if (wilds < 0 || wilds > 60) {  /* (a negative count is the twin's error) */
-            PyErr_Clear();
-            plain = 0;
-        }
-    }
+    plain = plain && (nargs < 2 || read_wilds(args[1], 60, &wilds));
     plain = plain && (nargs < 4 || read_pair_bits(args[3], &bits));
     int size = 0;
-    for (int t = 0; t < KINDS; t++)
+    for (int t = 0; plain && t < KINDS; t++)
         size += b[t];
     Limits L;
-    if (!plain || size + wilds > 68 || !read_limits(nargs >= 3 ? args[2] : Py_None, bits, b, wilds, &L))
+    int limited = (nargs >= 3 && args[2] != Py_None) || bits != ALL_KINDS_BITS;
+    if (!plain || size + wilds > 68 || (limited && !read_limits(args[2], bits, b, wilds, &L)))
         return fall_back(win_fallback, args, nargs, kwnames);
     Parts p;
     read_parts(b, &p);
     int cost = cost_with(&p, -1, 0, 0);
     if (cost > wilds || (wilds - cost) % 3)  /* the restrictions only remove completions */
         return PyBool_FromLong(0);
-    int limited = 0;
-    for (int q = 0; q < 4; q++)
-        limited |= L.capped[q] || L.ranks[q] != PART_BITS[q];
+    if (limited) {  /* (room that cannot bind, or every pair kind, restricts nothing) */
+        limited = 0;
+        for (int q = 0; q < 4; q++)
+            limited |= L.capped[q] || L.ranks[q] != PART_BITS[q];
+    }
     if (!limited)
         return PyBool_FromLong(1);
     if ((size + wilds) % 3 != 2)
@@ -446,14 +455,7 @@ static PyObject *wild_waits(PyObject *self, PyObject *const *args, Py_ssize_t na
     unsigned long allowed[4];
     long wilds = -1;
     int plain = kwnames == NULL && nargs >= 4 && nargs <= 7 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
-                PyLong_CheckExact(args[1]) && read_allowed(args[3], allowed);
-    if (plain) {
-        wilds = PyLong_AsLong(args[1]);
-        if (wilds < 0 || wilds > 60) {  /* (a negative count is the twin's error) */
-            PyErr_Clear();
-            plain = 0;
-        }
-    }
+                read_wilds(args[1], 60, &wilds) && read_allowed(args[3], allowed);
     int size = 0;
     for (int t = 0; plain && t < KINDS; t++)
         size += b[t];
@@ -527,14 +529,7 @@ static PyObject *pair_waits(PyObject *self, PyObject *const *args, Py_ssize_t na
     unsigned long allowed[4];
     long wilds = -1;
     int plain = kwnames == NULL && nargs == 5 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
-                PyLong_CheckExact(args[1]) && read_allowed(args[3], allowed);
-    if (plain) {
-        wilds = PyLong_AsLong(args[1]);
-        if (wilds < 0 || wilds > 60) {
-            PyErr_Clear();
-            plain = 0;
-        }
-    }
+                read_wilds(args[1], 60, &wilds) && read_allowed(args[3], allowed);
     unsigned long long bits = 0;
     plain = plain && read_pair_bits(args[4], &bits);
     int size = 0;
@@ -625,16 +620,9 @@ static PyObject *natural_waits(PyObject *self, PyObject *const *args, Py_ssize_t
 /* ready_discard_set(b, wilds): kinds t held with cost(b less t) <= wilds + 1, as a set. */
 static PyObject *ready_discard_set(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     unsigned char b[KINDS];
-    long wilds = -1;
-    if (kwnames == NULL && nargs == 2 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
-        PyLong_CheckExact(args[1])) {
-        wilds = PyLong_AsLong(args[1]);
-        if (wilds < 0 || wilds > 200) {  /* (limits up to 201 stay below the tables' 255) */
-            PyErr_Clear();
-            wilds = -1;
-        }
-    }
-    if (wilds < 0)
+    long wilds = -1;  /* (limits up to 201 stay below the tables' 255) */
+    if (!(kwnames == NULL && nargs == 2 && PyBytes_CheckExact(args[0]) && read_counts(args[0], b) &&
+          read_wilds(args[1], 200, &wilds)))
         return fall_back(ready_fallback, args, nargs, kwnames);
     int limit = (int)wilds + 1;
     Parts p;
@@ -662,14 +650,7 @@ static PyObject *ready_discard_set(PyObject *self, PyObject *const *args, Py_ssi
 static PyObject *ready_candidates(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     unsigned char b[KINDS];
     long wilds = -1;
-    if (kwnames == NULL && nargs == 4 && read_counts(args[0], b) && PyLong_CheckExact(args[1])) {
-        wilds = PyLong_AsLong(args[1]);
-        if (wilds < 0 || wilds > 200) {
-            PyErr_Clear();
-            wilds = -1;
-        }
-    }
-    if (wilds < 0)
+    if (!(kwnames == NULL && nargs == 4 && read_counts(args[0], b) && read_wilds(args[1], 200, &wilds)))
         return fall_back(candidates_fallback, args, nargs, kwnames);
     int seven_pairs = PyObject_IsTrue(args[2]), orphans = PyObject_IsTrue(args[3]);
     if (seven_pairs < 0 || orphans < 0)
