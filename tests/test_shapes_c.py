@@ -1,8 +1,10 @@
 """The compiled shape kernels (referee/_shapes_c.c) against their Python twins, the reference.
 
 Each public kernel is called both ways on the same hands: random wall hands, near-wins, seven
-pairs and thirteen-orphans shapes, every size, restricted kinds, the flags and keywords the
-compiled code hands back to Python, and bad input (both must fail alike). Then whole games: 60
+pairs and thirteen-orphans shapes, every size, restricted kinds, 0-4 wilds, room that binds and
+room that cannot, allowed pair kinds (宁乡's 2/5/8 among them), the keywords the compiled code
+hands back to Python, and bad input (both must fail alike); and the rule books' own calls must
+not need the twin. Then whole games: 60
 simulated hands with offers per rule book are judged, decision trace included, once in a
 process with MJREF_PURE_PYTHON=1 and once with the kernels, and the two outputs must be equal.
 Skipped where the extension was not built (no C compiler at install).
@@ -295,7 +297,8 @@ def test_bad_input_fails_alike():
     same("ready_discard_set", bytes(14) + bytes(20), -1)
 
 
-def test_keywords_and_wilds_go_to_python():
+def test_keywords_wilds_and_room_match_python():
+    """Calls with wilds, pair kinds or room (the compiled path since stop 27) and keywords (Python's)."""
     rng = random.Random(30)
     for vec in hands(30, 1500):
         size = sum(vec)
