@@ -321,6 +321,20 @@ def test_kernels_match_python_hypothesis(vec, allowed, seven, orphans):
         same("ready_discard_set", bytes(vec), 0)
 
 
+ROOM = st.one_of(st.none(), st.lists(st.integers(0, 6), min_size=KINDS, max_size=KINDS),
+                 st.builds(lambda t, cap: [cap if k == t else 4 for k in ALL], st.sampled_from(ALL), st.integers(0, 3)))
+
+
+@settings(max_examples=400, derandomize=True, deadline=None)
+@given(st.lists(st.sampled_from(ALL), max_size=14).map(counts).filter(lambda v: max(v) <= 4),
+       st.integers(0, 5), ROOM, st.sampled_from(ALLOWED), st.sampled_from(PAIR_KINDS + [JIANG]), st.booleans(),
+       st.booleans())
+def test_wild_kernels_match_python_hypothesis(vec, wilds, room, allowed, pair_kinds, seven, orphans):
+    same("is_standard_win", vec, wilds, room, pair_kinds)
+    same("wild_waits", bytes(vec), wilds, room, allowed, seven, orphans, pair_kinds)
+    same("pair_waits", bytes(vec), wilds, room, allowed, pair_kinds)
+
+
 # ---------------------------------------------------------------------------------------
 # Whole games: the same verdicts and decision traces either way.
 
