@@ -448,8 +448,9 @@ static PyObject *allowed_kinds(const unsigned char *wins, const unsigned long *a
 }
 
 /* wild_waits(b, wilds, room, allowed, seven_pairs=False, thirteen_orphans=False, orphan_pair_kinds=None): the
-   standard and seven-pairs waits with wilds from the costs; room that may bind, a hand too big
-   for the tables' spare-wild rule and any hand that may be the thirteen orphans go to Python. */
+   standard and seven-pairs waits with wilds from the costs, under room that binds as pair_waits
+   prices it; a hand too big for the tables' spare-wild rule and any hand that may be the
+   thirteen orphans go to Python. */
 static PyObject *wild_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     unsigned char b[KINDS];
     unsigned long allowed[4];
@@ -756,9 +757,9 @@ static PyObject *init(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"init", init, METH_VARARGS, "Give the kernels the cost tables and their Python twins."},
     {"is_standard_win", (PyCFunction)(void (*)(void))is_standard_win, METH_FASTCALL | METH_KEYWORDS,
-     "shapes.is_standard_win, compiled for hands without wilds, room or pair kinds."},
+     "shapes.is_standard_win, compiled."},
     {"standard_cost", (PyCFunction)(void (*)(void))standard_cost, METH_FASTCALL | METH_KEYWORDS,
-     "shapes.standard_cost, compiled for hands without room or pair kinds."},
+     "shapes.standard_cost, compiled for calls without room or pair kinds."},
     {"natural_waits", (PyCFunction)(void (*)(void))natural_waits, METH_FASTCALL | METH_KEYWORDS,
      "shapes.natural_waits, compiled."},
     {"wild_waits", (PyCFunction)(void (*)(void))wild_waits, METH_FASTCALL | METH_KEYWORDS,

@@ -1165,20 +1165,22 @@ def wild_waits(b: bytes, wilds: int, room: Counts | None, allowed: Sequence[int]
     """hand_waits of naturals with `wilds` wildcards and any pair, given as the bytes of 34 counts
     the caller has checked are 0..4; `room` as hand_waits, `allowed` is kind_masks(kinds). The hot
     path of the rule books with wildcards (rules.waits)."""
-    if wilds < 0:
-        _invalid(b, wilds)
-    caps = None if room is None else _binding_room(b, room, wilds + 1)
-    return _waits_of(b, wilds, caps, None, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
+    return _waits_of(b, wilds, _wait_caps(b, wilds, room), None, allowed, seven_pairs, thirteen_orphans,
+                     orphan_pair_kinds)
 
 
 def pair_waits(b: bytes, wilds: int, room: Counts | None, allowed: Sequence[int],
                pair_kinds: Iterable[int] | None) -> tuple[int, ...]:
     """hand_waits of the standard shape alone, its pair one of `pair_kinds` (宁乡's 2/5/8 平胡),
     of naturals given as wild_waits takes them."""
+    return _kinds_of(_standard_wait_masks(b, wilds, _wait_caps(b, wilds, room), pair_kinds, allowed))
+
+
+def _wait_caps(b: bytes, wilds: int, room: Counts | None) -> bytes | None:
+    """The room of a wait check of checked counts that may bind (None: none), after checking `wilds`."""
     if wilds < 0:
         _invalid(b, wilds)
-    caps = None if room is None else _binding_room(b, room, wilds + 1)
-    return _kinds_of(_standard_wait_masks(b, wilds, caps, pair_kinds, allowed))
+    return None if room is None else _binding_room(b, room, wilds + 1)
 
 
 def _waits_of(b: bytes, wilds: int, caps: bytes | None, pair_kinds, allowed, seven_pairs: bool,

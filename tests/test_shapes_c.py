@@ -126,15 +126,21 @@ def rooms(rng: random.Random, vec: list[int], wilds: int):
     yield from (None, [4] * KINDS, loose, one_seen, [rng.randint(0, 4) for _ in ALL], [9] * KINDS)
 
 
+def waiting_hands(rng: random.Random, wilds: int, *pools):
+    """Each hand of the pools less `wilds` tiles (and one more from a 3k+2 hand): mostly 3k+1 with
+    the wilds, as a wait check takes them; with its bytes and some allowed kinds."""
+    for vec in (v for pool in pools for v in pool):
+        vec = drop(rng, vec, min(sum(vec), wilds + (sum(vec) % 3 == 2)))
+        yield vec, bytes(vec), rng.choice(ALLOWED[:3])
+
+
 @pytest.mark.parametrize("wilds", [0, 1, 2, 3, 4])
 def test_wild_waits_match_python(wilds):
     rng = random.Random(60 + wilds)
     waiting = 0
     pools = (list(hands(60 + wilds, 1500)), [near_win(rng, 4, rng.choice([0, 1, 2])) for _ in range(1500)],
              list(orphan_hands(70 + wilds, 300, 1)))
-    for vec in (v for pool in pools for v in pool):
-        vec = drop(rng, vec, min(sum(vec), wilds + (sum(vec) % 3 == 2)))  # mostly 3k+1 with the wilds
-        b, allowed = bytes(vec), rng.choice(ALLOWED[:3])
+    for vec, b, allowed in waiting_hands(rng, wilds, *pools):
         for room in rooms(rng, vec, wilds):
             seven, orphans, pair_kinds = rng.random() < 0.5, rng.random() < 0.4, rng.choice(PAIR_KINDS[:3])
             got = same("wild_waits", b, wilds, room, allowed, seven, orphans, pair_kinds)
@@ -142,9 +148,8 @@ def test_wild_waits_match_python(wilds):
             same("wild_waits", b, wilds, room, allowed, seven)  # the defaults
             same("wild_waits", b, wilds, room, allowed)
             # the twin is hand_waits itself, given validated bytes
-            kinds = [t for t in ALL if allowed[t // 9 if t < 27 else 3] >> (t % 9 if t < 27 else t - 27) & 1]
             assert got == shapes.hand_waits(vec, wilds, room=room, seven_pairs=seven, thirteen_orphans=orphans,
-                                            orphan_pair_kinds=pair_kinds, kinds=kinds)
+                                            orphan_pair_kinds=pair_kinds, kinds=shapes._kinds_of(allowed))
     assert waiting > 1000
     same("wild_waits", bytes(34), -1, None, NO_KINDS, False, False, None)  # bad input: the twin's error
     same("wild_waits", bytes([5]) + bytes(33), 1, None, NO_KINDS, False, False, None)
@@ -163,15 +168,13 @@ def test_pair_waits_match_python(wilds):
     rng = random.Random(90 + wilds)
     waiting = 0
     pools = (list(hands(90 + wilds, 1200)), [near_win(rng, 4, rng.choice([0, 1, 2])) for _ in range(2000)])
-    for vec in (v for pool in pools for v in pool):
-        vec = drop(rng, vec, min(sum(vec), wilds + (sum(vec) % 3 == 2)))
-        b, allowed = bytes(vec), rng.choice(ALLOWED[:3])
+    for vec, b, allowed in waiting_hands(rng, wilds, *pools):
         for room in rooms(rng, vec, wilds):
             for pair_kinds in (JIANG, rng.choice(PAIR_KINDS)):
                 got = same("pair_waits", b, wilds, room, allowed, pair_kinds)
                 waiting += bool(got)
-                kinds = [t for t in ALL if allowed[t // 9 if t < 27 else 3] >> (t % 9 if t < 27 else t - 27) & 1]
-                assert got == shapes.hand_waits(vec, wilds, room=room, pair_kinds=pair_kinds, kinds=kinds)
+                assert got == shapes.hand_waits(vec, wilds, room=room, pair_kinds=pair_kinds,
+                                                kinds=shapes._kinds_of(allowed))
     assert waiting > 1000
     same("pair_waits", bytes(34), -1, None, NO_KINDS, JIANG)  # bad input: the twin's error
     same("pair_waits", bytes(34), 1, None, NO_KINDS, (40,))
