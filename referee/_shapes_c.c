@@ -543,12 +543,12 @@ static PyObject *pair_waits(PyObject *self, PyObject *const *args, Py_ssize_t na
     return allowed_kinds(wins, allowed);
 }
 
-/* natural_waits(b, allowed, seven_pairs=False, thirteen_orphans=False, orphan_pair_kinds=None) */
+/* natural_waits(counts, allowed, seven_pairs=False, thirteen_orphans=False, orphan_pair_kinds=None): counts
+   as bytes, a list or a tuple (read_counts); anything else, or a count outside 0..4, goes to the twin. */
 static PyObject *natural_waits(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     unsigned char b[KINDS];
     unsigned long allowed[4];
-    int plain = kwnames == NULL && nargs >= 2 && nargs <= 5 && PyBytes_CheckExact(args[0]) &&
-                read_counts(args[0], b) && read_allowed(args[1], allowed);
+    int plain = kwnames == NULL && nargs >= 2 && nargs <= 5 && read_counts(args[0], b) && read_allowed(args[1], allowed);
     if (!plain)
         return fall_back(waits_fallback, args, nargs, kwnames);
     int seven_pairs = nargs >= 3 ? PyObject_IsTrue(args[2]) : 0;

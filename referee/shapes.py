@@ -1152,11 +1152,20 @@ def hand_waits(counts: Counts, wilds: int = 0, room: Counts | None = None,
                      standard)
 
 
-def natural_waits(b: bytes, allowed: Sequence[int], seven_pairs: bool = False, thirteen_orphans: bool = False,
+def natural_waits(counts: Counts, allowed: Sequence[int], seven_pairs: bool = False, thirteen_orphans: bool = False,
                   orphan_pair_kinds: Iterable[int] | None = None) -> tuple[int, ...]:
-    """hand_waits of a hand with no wilds and no room limit, given as the bytes of its 34 counts,
-    which the caller has checked are 0..4; `allowed` is kind_masks(kinds). The hot path of the
-    rule books without wildcards: no validation, no keywords to sort out."""
+    """hand_waits of a hand with no wilds and no room limit, given as its 34 counts (a seat's own
+    list, or bytes); `allowed` is kind_masks(kinds). A count outside 0..4 (a logged fifth copy,
+    already a violation) waits on nothing. The hot path of the rule books without wildcards:
+    no keywords to sort out, no copy of the hand to make first."""
+    try:
+        b = bytes(counts)
+    except ValueError:  # (a count below 0 or above 255)
+        return ()
+    if len(b) != KINDS:
+        _invalid(b, 0)
+    if b.translate(None, _VALID):
+        return ()
     return _waits_of(b, 0, None, None, allowed, seven_pairs, thirteen_orphans, orphan_pair_kinds)
 
 

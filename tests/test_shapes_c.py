@@ -115,7 +115,37 @@ def test_waits_match_python(seed):
         waiting += bool(same("natural_waits", b, allowed))
         same("natural_waits", b, allowed, seven, orphans)
         same("natural_waits", b, allowed, seven, orphans, pair_kinds)
+        # A seat's own list (Ruleset.waits passes it as it is) reads as its bytes.
+        assert same("natural_waits", vec, allowed, seven, orphans, pair_kinds) == C.natural_waits(b, allowed, seven,
+                                                                                                  orphans, pair_kinds)
+        same("natural_waits", tuple(vec), allowed)
     assert waiting > 200
+
+
+def test_natural_waits_of_a_count_outside_0_to_4_are_none():
+    """A logged fifth copy (already a violation) or a count below 0 waits on nothing, either way."""
+    tenpai = counts([0, 1, 2, 3, 4, 5, 9, 10, 11, 20, 20, 30, 30])
+    assert C.natural_waits(tenpai, shapes.kind_masks(None)) == (20, 30)
+    for t, n in ((0, 5), (30, 7), (33, 300), (0, -1), (12, -300)):
+        vec = list(tenpai)
+        vec[t] = n
+        assert same("natural_waits", vec, shapes.kind_masks(None), True, True) == ()
+    assert same("natural_waits", bytes([5]) + bytes(tenpai[1:]), shapes.kind_masks(None)) == ()
+
+
+def test_rule_book_waits_answer_in_c():
+    """Ruleset.waits hands a seat's list to the kernel as it is: no call reaches the twin."""
+    from referee.rules import get_ruleset
+    handed_back = []
+    twins = {**PY, "natural_waits": lambda *args: handed_back.append(args) or PY["natural_waits"](*args)}
+    C.init(shapes._C0, shapes._C2, shapes.IMPOSSIBLE, shapes._pair_bits, twins)
+    try:
+        rules = get_ruleset("hebei")
+        found = [rules.waits(vec, melds) for vec in hands(81, 400) if sum(vec) % 3 == 1 for melds in ([], [None])]
+    finally:
+        C.init(shapes._C0, shapes._C2, shapes.IMPOSSIBLE, shapes._pair_bits, PY)
+    assert handed_back == []
+    assert sum(map(bool, found)) > 20
 
 
 def rooms(rng: random.Random, vec: list[int], wilds: int):

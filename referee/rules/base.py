@@ -236,14 +236,16 @@ class Ruleset:
               room: list[int] | None = None) -> tuple[int, ...]:
         """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check): natural kinds
         from the shape tables, and any wild kind whose copy would complete it as a wildcard."""
-        counts = self.counts_of(hand)  # read by the tables as it is when there are no wilds
+        if not wilds and room is None and self.copies == 4:
+            # The kernel reads the hand as it is, and a count above 4 waits on nothing there too.
+            if melds:
+                return shapes.natural_waits(hand, self._allowed)
+            return shapes.natural_waits(hand, self._allowed, self.seven_pairs, self.thirteen_orphans,
+                                        self.orphan_pair_kinds())
+        counts = self.counts_of(hand)
         if counts is None:
             return ()
         concealed = not melds
-        if not wilds and room is None and len(counts) == T.KINDS:
-            return shapes.natural_waits(counts, self._allowed, self.seven_pairs and concealed,
-                                        self.thirteen_orphans and concealed,
-                                        self.orphan_pair_kinds() if concealed else None)
         naturals, count = self.split_wilds(counts, wilds)
         found = shapes.wild_waits(bytes(naturals), count, room, self._allowed, self.seven_pairs and concealed,
                                   self.thirteen_orphans and concealed,
