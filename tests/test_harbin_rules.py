@@ -245,6 +245,18 @@ def test_chiting_that_leaves_no_ready_hand_names_the_hand_after_the_discard():
     assert "吃听 678s" in chiting and "discarding C (中), leaving 2468m456p777s, which waits on nothing" in chiting
 
 
+def test_chiting_whose_ready_discards_fail_the_conditions_names_the_first_of_them():
+    """A 吃听 after which some discard leaves a ready hand, none a legal 听: the reason is the first
+    such discard's (in kind order), a condition of HRB.3, not "waits on nothing"."""
+    b = hand("hrb-chiting-cond", b="C2345m456p567s67s", a=MODEL_A + "4p", c="2468m2468p2s88s9s5m", d=MODEL_D, bao="5p")
+    b.discard(0, "4p").draw(1, "7m").discard(1, "7m").draw(2, "9p").discard(2, "8s")  # 1-5
+    b.chi(1, "67s", ready=True).discard(1, "C")  # 6-7: 2345m456p567s waits on 2m/5m, with no 幺九
+    verdict = judge(b.draw_discard(2, "3p"), clean=False)
+    assert codes(verdict)[:2] == [("READY_CONDITIONS", 6), ("READY_CONDITIONS", 7)]
+    chiting = verdict.violations[0].message
+    assert "吃听 678s" in chiting and "seat 1 declared 听 with 345m456p567sC: no 刻 in hand" in chiting
+
+
 def test_plain_chi_from_a_seat_that_is_not_the_upper_one_is_a_violation():
     b = hand("hrb-chi-not-left", b="CC234m456p777s67s", a=MODEL_A + "4p", c="2468m2468p2s88s9s5m", d=MODEL_D, bao="5p")
     b.discard(0, "4p").draw(1, "7m").discard(1, "7m").draw(2, "9p").discard(2, "8s").chi(1, "67s").discard(1, "4p")

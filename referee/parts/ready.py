@@ -138,17 +138,26 @@ class DiscardReady(NoReady):
                 return None
             if first is None or first[0] == "READY_NOT_TENPAI":
                 first = issue
+        chow = [action.tile, action.tile + 1, action.tile + 2]
+        if first is not None and first[0] != "READY_NOT_TENPAI":
+            code, detail = first
+        else:  # (the trace asks this for every 吃 it lists: the best discard is found only if flagged)
+            code, detail = "READY_NOT_TENPAI", lambda: self.best_not_tenpai(seat, hand, candidates, first)
+        # Written only when flagged; the best discard's detail may itself be a function (see
+        # referee/legal.py Issue).
+        return code, lambda: (f"吃听 {T.format_tiles(chow)}: no discard after it leaves a legal 听 "
+                              f"({detail() if callable(detail) else detail})")
+
+    def best_not_tenpai(self, seat: int, hand: list[int], candidates, first: Issue) -> str:
+        """Why no discard after a 吃 leaves a ready hand, named by the best discard: the last held
+        tile (in kind order) where it is no candidate, else the first candidate's reason."""
         last = max(compress(range(len(hand)), hand), default=None)  # (counts 0..4: ready_candidates checked)
-        if last is not None and last not in candidates and (first is None or first[0] == "READY_NOT_TENPAI"):
+        if last is not None and last not in candidates:
             after = list(hand)
             after[last] -= 1
             first = self.not_tenpai(seat, last, after)  # its hand after the discard waits on nothing
-        code, detail = first or ("READY_NOT_TENPAI", "")
-        chow = [action.tile, action.tile + 1, action.tile + 2]
-        # Written only when flagged (the trace asks this for every 吃 it lists); the best
-        # discard's detail may itself be a function (see referee/legal.py Issue).
-        return code, lambda: (f"吃听 {T.format_tiles(chow)}: no discard after it leaves a legal 听 "
-                              f"({detail() if callable(detail) else detail})")
+        detail = first[1] if first else ""
+        return detail() if callable(detail) else detail
 
 
 class OpeningReady(NoReady):
