@@ -52,8 +52,8 @@ class Legality:
         self.drawn_wild = type(rules).drawn_wild_wins is not Ruleset.drawn_wild_wins
         self.borrows = type(rules).may_borrow_kong is not Ruleset.may_borrow_kong  # 借子开杠
         self.discard_declares = tuple(k for k in rules.ready.declares if k in A.DISCARDS)  # 听 with a discard
-        # may_chi of each (seat, discarder): the rule book's and the table's, fixed for the hand.
-        self.chi_from = [[self.may_chi(seat, discarder) for discarder in range(4)] for seat in range(4)]
+        # chi_calls of each (seat, discarder): the rule book's and the table's, fixed for the hand.
+        self.chi_from = [[self.chi_calls(seat, discarder) for discarder in range(4)] for seat in range(4)]
 
     # -- hands ------------------------------------------------------------------------------
     def room(self, melds) -> list[int] | None:
@@ -301,15 +301,18 @@ class Legality:
 
     def may_call(self, seat: int, tile: int, discarder: int) -> bool:
         """may_claim without the win: a pair of the tile, or a sequence it completes and may take."""
-        return self.table.seats[seat].hand[tile] >= 2 or self.chi_from[seat][discarder] and \
+        return self.table.seats[seat].hand[tile] >= 2 or bool(self.chi_from[seat][discarder]) and \
             bool(self.chi_options(seat, tile))
 
-    def may_chi(self, seat: int, discarder: int) -> bool:
-        """Could a 吃 of this discarder's tile be legal for the seat (why_not_call's first tests):
-        the rule book has 吃, from the 上家 only unless it has 吃听 (taken from anyone)."""
+    def chi_calls(self, seat: int, discarder: int) -> tuple[str, ...]:
+        """The calls that take a sequence which why_not_call's first tests allow the seat on this
+        discarder's tile: 吃 where the rule book has it, from the 上家 only where it says so, and
+        吃听 where it has that, from anyone."""
         rules = self.rules
-        return rules.chi_allowed and (not rules.chi_from_left_only or seat == self.table.next_seat(discarder)
-                                      or A.CHI_READY in rules.ready.declares)
+        if not rules.chi_allowed:
+            return ()
+        chi = (A.CHI,) if not rules.chi_from_left_only or seat == self.table.next_seat(discarder) else ()
+        return chi + ((A.CHI_READY,) if A.CHI_READY in rules.ready.declares else ())
 
     def claim_actions(self, seat: int, phase) -> list[A.Action]:
         tile = phase.tile
@@ -325,7 +328,7 @@ class Legality:
             if needs and self.why_not_call(seat, A.Action(kind, tile), phase.discarder) is None:
                 legal.append(A.Action(kind, tile))
         if lows:
-            for kind in (A.CHI, *[k for k in self.rules.ready.declares if k == A.CHI_READY]):
+            for kind in self.chi_from[seat][phase.discarder]:
                 for low in lows:
                     if self.why_not_call(seat, A.Action(kind, low), phase.discarder) is None:
                         legal.append(A.Action(kind, low))

@@ -1,13 +1,14 @@
 """The move generator's short cuts against the long way round.
 
-`Legality.may_call`, `may_claim` and `may_chi` (a claim window that can only be 过, known before
-asking about each action), `Ruleset.forbids_discards = False` and `guarded_discards` (a rule book
-whose forbid() never rejects a plain discard, or only one of some kinds, so the turn's legal set
-does not ask it about every held tile) and `Legality.holds_win` (a drawn tile wins when it is one
-of the remembered waits of the hand before it, remembered by the draw) and `refines_first` (大连's
-夹听 asked about only where 听 is legal) must change no trace: with
-all of them turned off, every simulated hand of every ruleset gives the same decisions. A rule
-book is held to what it says of its forbid() at every turn of those hands, and holds_win to is_win.
+`Legality.may_call`, `may_claim` and `chi_calls` (a claim window that can only be 过, and the
+sequence calls a seat cannot make on a discarder's tile, known before asking about each action),
+`Ruleset.forbids_discards = False` and `guarded_discards` (a rule book whose forbid() never
+rejects a plain discard, or only one of some kinds, so the turn's legal set does not ask it about
+every held tile) and `Legality.holds_win` (a drawn tile wins when it is one of the remembered waits
+of the hand before it, remembered by the draw) and `refines_first` (大连's 夹听 asked about only
+where 听 is legal) must change no trace: with all of them turned off, every simulated hand of every
+ruleset gives the same decisions. A rule book is held to what it says of its forbid() at every turn
+of those hands, and holds_win to is_win.
 """
 import pytest
 
@@ -42,7 +43,7 @@ def test_short_cuts_change_no_trace(name, options, monkeypatch):
     fast = traces(records, rules)
     assert any(len(t) for t in fast)
     monkeypatch.setattr(Legality, "may_call", lambda self, seat, tile, discarder: True)  # (so may_claim too)
-    monkeypatch.setattr(Legality, "may_chi", lambda self, seat, discarder: True)
+    monkeypatch.setattr(Legality, "chi_calls", lambda self, seat, discarder: (A.CHI, A.CHI_READY))
     monkeypatch.setattr(Legality, "holds_win", lambda self, seat: self.is_win(self.table.seats[seat].hand,
                                                                            self.table.seats[seat].melds))
     original_init = Legality.__init__
