@@ -76,10 +76,13 @@ class Legality:
         return self.rules.is_win(hand, melds, self.table.wilds, self.room(melds))
 
     def waits_of_hand(self, hand: list[int], melds) -> tuple[int, ...]:
-        """The waits of any hand with these melds, remembered for this hand of play: the move
-        generator asks for the same hands (after each possible discard) turn after turn, and
-        the seat's own waits once it has discarded. Valid until the wilds (or the copies out
-        of play, which only matter with wilds) change: forget_waits."""
+        """The waits of any hand with these melds. With wilds they are remembered for this hand of
+        play: the move generator asks for the same hands (after each possible discard) turn after
+        turn, and for a seat's own waits once it has discarded; valid until the wilds (or the
+        copies out of play, which only matter with wilds) change: forget_waits. Without wilds the
+        kernel reads the hand in less time than the memo's key takes to make."""
+        if not self.table.wilds:
+            return self.rules.waits(hand, melds)
         key = (tuple(hand), melds_key(melds))
         found = self._hand_waits.get(key)
         if found is None:
