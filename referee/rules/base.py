@@ -237,7 +237,7 @@ class Ruleset:
         """The tiles that would complete this 3k+1 hand (SPEC 0.3 tenpai check): natural kinds
         from the shape tables, and any wild kind whose copy would complete it as a wildcard."""
         if not wilds and room is None and self.copies == 4:
-            # The kernel reads the hand as it is, and a count above 4 waits on nothing there too.
+            # The kernel reads the hand as it is; a count outside 0..4 waits on nothing there too.
             if melds:
                 return shapes.natural_waits(hand, self._allowed)
             return shapes.natural_waits(hand, self._allowed, self.seven_pairs, self.thirteen_orphans,
