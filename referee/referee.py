@@ -418,12 +418,14 @@ class Replay:
             legal = tuple(map(A.label, phase.legal(self, seat)))
             self.decisions.append(Decision(self.index, seat, window, legal, A.label(taken)))
 
-    def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None) -> None:
+    def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None,
+                         marks: bool = True) -> None:
         """A win the seat could have declared and did not: 漏胡, a violation under auto-play where
         the system must win for the seat (Ruleset.auto_play_wins).
 
-        Passing a win also marks the seat under the ruleset's 漏胡 rule, if it has one. A part's
-        own window (e.g. 冲宝) says whether the win was `possible`."""
+        Passing a win also marks the seat under the ruleset's 漏胡 rule, if it has one (unless
+        `marks` is False: the part marks it later). A part's own window (e.g. 冲宝) says whether
+        the win was `possible`."""
         legality = self.legality
         if possible is not None:
             pass
@@ -443,7 +445,8 @@ class Replay:
                       f"the system must win for it", index=index)
         else:
             self.flag("MISSED_WIN", seat, f"seat {seat} could win on {tile} and did not", index=index)
-        self.rules.missed_win.passed(s, win)
+        if marks:
+            self.rules.missed_win.passed(s, win)
 
     def moved(self, seat: int) -> None:
         """A draw, a call or a kong (动牌): the seat's hand changed."""

@@ -253,10 +253,12 @@ def _():
     return b.draw(3, "6p").discard(3, "6p").win(1, "discard", "6p").build(claim=False)
 
 
-@sample("self_draw_after_passed_chongbao", "violations", ["MISSED_WIN@11", "WIN_AFTER_PASSED_WIN@12"],
-        "seat 1 passes its 冲宝 on the 3p 宝, then draws 6p: declining 冲宝 is passing a self-draw (DL.4)", DL)
+@sample("self_draw_after_passed_chongbao", "violations", ["MISSED_WIN@11", "WIN_AFTER_PASSED_WIN@20"],
+        "seat 1 passes its 冲宝 on the 3p 宝 and, a turn later, self-draws 6p: declining 冲宝 is passing a "
+        "self-draw (DL.4; the tile drawn right after it could still have won, DL.3.4 item 7)", DL)
 def _():
-    b = flip(around(ready(hand("dl-chongbao-passed"))), tile="3p").pass_(1)
+    b = flip(around(ready(hand("dl-chongbao-passed"))), tile="3p").pass_(1).draw_discard(1, "5m")  # 9-12
+    b.draw_discard(2, "1s").draw_discard(3, "2p").draw_discard(0, "7m")  # 13-18
     return b.draw(1, "6p").win(1, "self", "6p").build(claim=False)
 
 

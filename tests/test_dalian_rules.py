@@ -12,7 +12,7 @@ from referee import tiles as T
 from referee.builder import HandBuilder
 from referee.rules import get_ruleset
 from referee.scoring import doubled
-from referee.state import CHI, KONG, PON, CONCEALED, Meld
+from referee.state import CHI, KONG, PON, CONCEALED, Meld, Wall
 from referee.verify import verify_record
 
 A_HAND = "369m1258p147sSSWN"  # the dealer: lets 1p go first; SS to 碰
@@ -207,11 +207,42 @@ def test_mobao_plain():
     assert verdict.recomputed.payments == (-64, 128, -32, -32)
 
 
-def test_declining_chongbao_forfeits_self_draws():
-    """B passes its 冲宝 (noted), then draws 3p: no self-drawn win after passing one (DL-A7)."""
+@pytest.mark.parametrize("stacks, reachable", [(1, False), (2, True), (12, True), (13, False)])
+def test_two_dice_count_2_to_12_stacks_from_the_back(stacks, reachable):
+    """DL.3.4 "打几点就从牌墙后面往前数几摞": two dice reach stacks 2-12 from the back, never the last one."""
+    b = flip(around(ready(hand(f"dl-bao-stack-{stacks}"))), stacks=stacks).draw(1, "3p").win(1, "self", "3p")
+    verdict = judge(b, clean=reachable)
+    assert codes(verdict) == ([] if reachable else [("DRAW_MISMATCH", 9)])
+
+
+def test_the_dice_reach_stacks_2_to_12_and_round_a_short_wall():
+    """Stacks 2-12 from the back; a single tile a replacement left at the tail read as a stack or
+    not; with fewer than 12 stacks left the count goes round them (DL-A15): any stack."""
+    rules = get_ruleset("dalian")
+    wall = Wall(list(range(136)))
+    wall.front = 100
+    assert list(rules.wilds.allowed(wall)) == list(range(112, 134))
+    wall.take_back()  # 135 left at the tail, alone in its stack
+    assert list(rules.wilds.allowed(wall)) == list(range(110, 134))
+    wall.front = 135 - 23  # 11 stacks and the single tile left
+    assert list(rules.wilds.allowed(wall)) == list(range(112, 135))
+
+
+def test_declining_chongbao_leaves_the_drawn_tile_free_to_win():
+    """DL.3.4 item 7: 冲宝 is settled before the drawn tile is used; B lets its 冲宝 on 3p go (noted),
+    and the 6p it then draws still wins by self-draw."""
     b = flip(around(ready(hand("dl-chongbao-passed"))), tile="3p").pass_(1).draw(1, "6p").win(1, "self", "6p")
     verdict = judge(b, clean=False)
-    assert codes(verdict) == [("MISSED_WIN", 11), ("WIN_AFTER_PASSED_WIN", 12)]
+    assert verdict.status == "clean" and codes(verdict) == [("MISSED_WIN", 11)]
+    assert patterns(verdict) == {"平胡": 1, "自摸": 1, "庄家": 1, "未开门": 1, "三家门清": 1}
+
+
+def test_declining_chongbao_forfeits_later_self_draws():
+    """DL-A7: the declined 冲宝 counts as a passed self-draw from B's next draw on."""
+    b = flip(around(ready(hand("dl-chongbao-passed-later"))), tile="3p").pass_(1).draw_discard(1, "5m")  # 9-12
+    b.draw_discard(2, "1s").draw_discard(3, "2p").draw_discard(0, "7m")  # 13-18
+    verdict = judge(b.draw(1, "6p").win(1, "self", "6p"), clean=False)
+    assert codes(verdict) == [("MISSED_WIN", 11), ("WIN_AFTER_PASSED_WIN", 20)]
 
 
 def test_bao_change_after_three_discards_then_chongbao():

@@ -45,6 +45,7 @@ class BaoState:
     waived: int = -1  # the round whose due flip the record skipped (reported once, then judged as logged)
     changes: int = 0  # 换宝 so far
     dead: list[int] = field(default_factory=list)  # old indicators taken out of play
+    declined: dict = field(default_factory=dict)  # seat -> the 冲宝 it let go, a pass from its next draw on
 
 
 class Bao(NoWilds):
@@ -100,6 +101,8 @@ class Bao(NoWilds):
             return phase
         table = replay.table
         state = self.state(table)
+        if seat in state.declined:  # DL.3.4 item 7: its drawn tile could still win; this one cannot
+            replay.rules.missed_win.passed(table.seats[seat], state.declined.pop(seat))
         ready = bool(table.seats[seat].ready)
         if table.indicator is None:
             if state.waived != 0 and (self.source == LAST or ready):
@@ -122,8 +125,14 @@ class Bao(NoWilds):
         return wall.back - 1 - state.changes - (1 if change else 0)
 
     def allowed(self, wall) -> range:
-        """Where a DICE-source 宝 may lie: within `back_stacks` stacks of the back of the undrawn wall."""
-        return range(max(wall.front, wall.back - 2 * self.back_stacks), wall.back)
+        """Where a DICE-source 宝 may lie in the undrawn wall: two dice count 2 to `back_stacks`
+        stacks from its back, so never the last stack. A single tile a kong replacement left at
+        the tail may be read as a stack or not, so both readings pass. With fewer stacks left than
+        that, the count goes round them (DL-A15): anywhere."""
+        loose = wall.replacements % 2
+        if wall.remaining - loose < 2 * self.back_stacks:
+            return range(wall.front, wall.back)
+        return range(wall.back - loose - 2 * self.back_stacks, wall.back - 2 + loose)
 
     def flip_event(self, replay, seat: int, kind: int, change: bool):
         """The flip a platform logs now, read off the wall (the simulator's dice for DICE)."""
@@ -133,9 +142,8 @@ class Bao(NoWilds):
         if self.source == LAST:
             index = self.target(wall, state, change)
         else:
-            spots = self.allowed(wall)
             stacks = 2 + (wall.front + state.round) % 11  # two dice: 2..12 stacks from the back
-            index = spots[max(len(spots) - 2 * stacks, 0)] if len(spots) else wall.back - 1
+            index = max(wall.back - 2 * min(stacks, self.back_stacks), wall.front) if wall.remaining else wall.back - 1
         return pb.Event(seat=seat, indicator=pb.IndicatorFlip(kind=kind, tile=T.to_proto(wall.tiles[index]),
                                                                wall_index=wall.positions[index]))
 
@@ -178,7 +186,7 @@ class Bao(NoWilds):
                 self.check(replay, seat, tile, logged, [expected], "the last wall tile")
         elif not unknown:
             self.check(replay, seat, tile, logged, list(self.allowed(wall)),
-                       f"within {self.back_stacks} stacks of the back of the wall")
+                       f"2 to {self.back_stacks} stacks from the back of the wall (two dice)")
         table.indicator = tile
         state.round += 1
         state.changes += change
@@ -282,8 +290,12 @@ class BaoLook(Phase):
             replay.add_win(self.seat, A.SELF_WIN, bao, None, wins[0], by_indicator=True)
             replay.phase = Ended()
             return
-        possible = self.part.chongbao_issue(replay, self.seat) is None
-        replay.check_missed_win(self.seat, A.Action(A.SELF_WIN, bao), self, possible=possible)
+        if self.part.chongbao_issue(replay, self.seat) is None:
+            # A passed self-draw (DL-A7) from the seat's next draw on: the turn goes on, and the tile
+            # it draws now may still win (DL.3.4 item 7, "冲宝 is settled before the drawn tile is used").
+            win = A.Action(A.SELF_WIN, bao)
+            replay.check_missed_win(self.seat, win, self, possible=True, marks=False)
+            state.declined[self.seat] = win
         replay.phase = self.then
 
     def legal(self, replay, seat):
