@@ -195,3 +195,16 @@ def test_next_dealer():
     assert rules.next_dealer(Outcome(DEALER, [plain(DEALER), plain(C)])) == DEALER
     other = get_ruleset("hebei", {"hb_dealer_repeats_among_winners": "false"})
     assert other.next_dealer(Outcome(DEALER, [plain(DEALER), plain(C)])) == B
+
+
+def test_no_kong_in_the_turn_of_a_pon():
+    """HB.2 [REC] "No kong in the same turn as a pong": seat 1 碰s the dealer's 9p holding three, then
+    补杠s it before discarding (宁乡 allows this: tests/test_ningxiang_rules.py)."""
+    from referee.builder import HandBuilder
+    from referee.verify import verify_record
+
+    b = HandBuilder("hb-pon-then-kong", ruleset="hebei").deal(
+        "1249m135789p1357s", "123p456p2345s999p", "1349m2468p24789s", "2355m34778p1166s")
+    b.discard(0, "9p").pon(1, "9p").kong(1, "added", "9p").draw(1, "1m").discard(1, "1m")
+    verdict = verify_record(b.build(claim=False, strict=False))
+    assert [(v.code, v.event_index) for v in verdict.violations][:1] == [("ILLEGAL_CALL", 2)]

@@ -284,3 +284,18 @@ def test_six_kings_in_a_record_score_nx7_without_adding_four_kings():
     assert {p.name for p in result.patterns} >= {"清一色", "碰碰胡", "六王", "报听"}
     assert "四王" not in {p.name for p in result.patterns}
     assert result.payments == (-56, 168, -56, -56)
+
+
+def test_a_pon_of_the_fourth_may_be_konged_at_once():
+    """NX.2 "先选择碰牌，再选择杠": seat 1 holds three 9p, 碰s the dealer's 9p and 补杠s it in the same
+    turn (it is ready before and after), then 打筛. Hebei forbids the same (HB.2 [REC]): see its tests."""
+    from referee.builder import HandBuilder
+    from referee.verify import verify_record
+
+    b = HandBuilder("nx-pon-then-kong", ruleset="ningxiang").deal(
+        "1249m135789p1357s", "123p456p2345s999p", "1349m2468p24789s", "2355m34778p1166s").flip_indicator("7m")
+    b.discard(0, "9p").pon(1, "9p").kong(1, "added", "9p").dashai(1, "3m4s")  # 1-4
+    b.draw_discard(2, "7m").draw_discard(3, "9m").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s")
+    verdict = verify_record(b.birds("1p4s").build())
+    assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
+    assert verdict.recomputed.payments == (-4, 4, 0, 0)  # 平胡 抓炮 2, doubled by the bird on the dealer

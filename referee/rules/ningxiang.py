@@ -47,6 +47,7 @@ class Ningxiang(Ruleset):
     chi_allowed = True  # NX.2: from the 上家 only
     multiple_ron = False  # "没有一炮多响": only 海底炮 may be won by several (通炮)
     robbable_kongs = (ADDED,)  # only a 碰杠
+    kong_after_pon = True  # NX.2 "先选择碰牌，再选择杠": 碰 the fourth, then 杠 it at once
     options = (
         Option("nx_king_is_wild", False, "the 正王 itself is wild too (it is a natural tile by default)", "NX-A1"),
         Option("nx_pure_kings_wrap", True, "纯王 wrap at the ends: 正王 1 gives 9 and 2, 正王 9 gives 8 and 1",
