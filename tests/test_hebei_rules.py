@@ -208,3 +208,75 @@ def test_no_kong_in_the_turn_of_a_pon():
     b.discard(0, "9p").pon(1, "9p").kong(1, "added", "9p").draw(1, "1m").discard(1, "1m")
     verdict = verify_record(b.build(claim=False, strict=False))
     assert [(v.code, v.event_index) for v in verdict.violations][:1] == [("ILLEGAL_CALL", 2)]
+
+
+def test_kong_after_pon_option_allows_the_same_turn_kong():
+    """hb_kong_after_pon (HB.2 [REC]'s other reading): seat 1 碰s the dealer's 9p holding three and
+    补杠s it at once, draws its replacement 1m and lets it go; later it wins on the dealer's 5s. The
+    same record breaks HB.2 under the default (ILLEGAL_CALL at the kong, event 2)."""
+    from referee.builder import HandBuilder
+    from referee.verify import verify_record
+
+    b = HandBuilder("hb-pon-then-kong-allowed", ruleset="hebei", options={"hb_kong_after_pon": "true"}).deal(
+        "1249m135789p1357s", "123p456p2345s999p", "1349m2468p24789s", "2355m34778p1166s")
+    b.discard(0, "9p").pon(1, "9p").kong(1, "added", "9p").draw(1, "1m", replacement=True).discard(1, "1m")  # 0-4
+    b.draw_discard(2, "7p").draw_discard(3, "9m").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s")  # 5-11
+    record = b.build()
+    verdict = verify_record(record)
+    assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
+    del record.ruleset.options["hb_kong_after_pon"]
+    assert [(v.code, v.event_index) for v in verify_record(record).violations][:1] == [("ILLEGAL_CALL", 2)]
+
+
+DEALER_HAND, JUNK_2 = "159m139p159sSWNCF", "246m268p268sSWNP"  # as in samples/make_samples.py
+
+
+def ready_kong_record():
+    """Seat 1 declares 听 on 333m4m 123p456p789p (waits 2m, 4m, 5m), draws the fourth 3m and makes a
+    暗杠: 4m 123p456p789p is still ready, on 4m alone. It lets the replacement go and wins on 4m."""
+    from referee.builder import HandBuilder
+
+    b = HandBuilder("hb-ready-kong-new-waits").deal(DEALER_HAND, "3334m123p456p789p", JUNK_2, "148m47p347sFPCSW")
+    b.discard(0, "F").draw(1, "N").discard(1, "N", ready=True)  # 0-2
+    b.draw_discard(2, "7p").draw_discard(3, "9m").draw_discard(0, "5p")  # 3-8
+    b.draw(1, "3m").kong(1, "concealed", "3m").draw(1, "E", replacement=True).discard(1, "E")  # 9-12
+    b.draw_discard(2, "9s").draw_discard(3, "1s").draw(0, "4m").discard(0, "4m").win(1, "discard", "4m")  # 13-19
+    return b.build()
+
+
+def test_ready_kong_same_waits_option():
+    """HB.3 [REC]: "还可听" means tenpai, so a kong after 听 that changes the waits is allowed; with
+    hb_ready_kong_same_waits it must keep the declared waits (2m/4m/5m here, 4m after the 暗杠)."""
+    from referee.verify import verify_record
+
+    record = ready_kong_record()
+    verdict = verify_record(record)
+    assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
+    record.ruleset.options["hb_ready_kong_same_waits"] = "true"
+    violations = [(v.code, v.event_index) for v in verify_record(record).violations]
+    assert violations[:1] == [("READY_KONG_BREAKS_TENPAI", 10)]
+
+
+def test_menqing_with_special_shapes_option():
+    """HB-A2: 七对 and 十三幺 also get 门清 +2; hb_menqing_with_special_shapes=false leaves it to the
+    standard shapes."""
+    pairs, orphans = win(B, A.SELF_WIN, "11m22p33s44m55p66s77m", "7m"), win(B, A.SELF_WIN, "19m19p19sESWNCFP1m", "1m")
+    assert names(settle(pairs), B) == {"七对": 2, "门清": 2}
+    assert names(settle(pairs, hb_menqing_with_special_shapes=False), B) == {"七对": 2}
+    assert settle(pairs, hb_menqing_with_special_shapes=False).payments == (-6, 14, -4, -4)
+    assert names(settle(orphans, hb_menqing_with_special_shapes=False), B) == {"十三幺": 10}
+    standard = win(B, A.SELF_WIN, "234m345p678s55mEEE", "5m")  # a concealed standard hand keeps its 门清
+    assert names(settle(standard, hb_menqing_with_special_shapes=False), B) == {"门清": 2}
+
+
+def test_rob_paid_as_option():
+    """HB-A6: the robbed konger pays as the discarder (闲家放炮 5 + 抢杠胡 2); with
+    hb_rob_paid_as=self_draw it pays the three shares of a self-draw (包三家): the dealer's 4 + 2 and
+    2 + 2 for each other non-dealer."""
+    robbed = win(B, A.ROB_WIN, PLAIN, "5m", PLAIN_MELDS, C)
+    assert names(settle(robbed), B) == {"抢杠胡": 2}
+    assert settle(robbed).payments == (0, 7, -7, 0)
+    assert settle(robbed, hb_rob_paid_as="self_draw").payments == (0, 14, -14, 0)
+    by_dealer = win(DEALER, A.ROB_WIN, PLAIN, "5m", PLAIN_MELDS, C)
+    assert settle(by_dealer).payments == (10, 0, -10, 0)  # 庄家点炮 8 + 2
+    assert settle(by_dealer, hb_rob_paid_as="self_draw").payments == (18, 0, -18, 0)  # 3 x (4 + 2)

@@ -299,3 +299,109 @@ def test_a_pon_of_the_fourth_may_be_konged_at_once():
     verdict = verify_record(b.birds("1p4s").build())
     assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
     assert verdict.recomputed.payments == (-4, 4, 0, 0)  # 平胡 抓炮 2, doubled by the bird on the dealer
+
+
+# -- options for the [REC] rulings -------------------------------------------------------------
+NX_DEALER, READY_1, KONG_1 = "1249m13578p13579s", "123p456p789s234s5s", "123p456p2345s999p"  # samples/ningxiang
+JUNK_2, JUNK_3 = "1349m2468p24789s", "2355m34778p1166s"
+
+
+def nx_hand(game_id, seat1=READY_1, flip=True, **kw):
+    from referee.builder import HandBuilder
+
+    b = HandBuilder(game_id, ruleset="ningxiang", **kw).deal(NX_DEALER, seat1, JUNK_2, JUNK_3)
+    return b.flip_indicator("7m") if flip else b
+
+
+def codes(record, **options):
+    """The violations (code, event index) of the record verified after setting these options on it
+    (they stay set)."""
+    for key, value in options.items():
+        record.ruleset.options[key] = str(value).lower()
+    return [(v.code, v.event_index) for v in verify_record(record).violations]
+
+
+def test_baoting_before_the_indicator_flip_option():
+    """NX-A20: 报听's window opens at the 正王 flip; nx_baoting_after_indicator=false opens it at the
+    deal, so seat 1's 报听 before the flip is legal (it then wins on 5s, 平胡 × 报听)."""
+    b = nx_hand("nx-baoting-before-flip", flip=False).baoting(1).flip_indicator("7m")  # 0-1
+    b.discard(0, "9s").draw_discard(1, "1m").draw_discard(2, "3p").draw_discard(3, "9m")  # 2-8
+    record = b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)
+    assert codes(record)[:1] == [("BAOTING_OUT_OF_WINDOW", 0)]
+    assert codes(record, nx_baoting_after_indicator=False) == []
+    assert verify_record(record).recomputed.payments == (-8, 8, 0, 0)  # 2 × 2 (报听), doubled by the bird on 1p
+
+
+def test_pon_over_chi_option():
+    """NX-A15: 碰 outranks 吃, so seat 3's 碰 of the dealer's 7p may take it over seat 1's 吃. With
+    nx_pon_over_chi=false they rank equal and the nearer seat (the 吃 of the 下家) goes first."""
+    b = nx_hand("nx-pon-over-chi").discard(0, "7p").chi(1, "56p").pon(3, "7p").discard(3, "2m")  # 1-4
+    record = b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build()  # 5-8
+    assert codes(record) == []
+    assert codes(record, nx_pon_over_chi=False) == [("CLAIM_PRIORITY", 3)]
+
+
+def dashai_then_win():
+    """Seat 1 makes a 暗杠 of 9p and its 打筛 shows 3m 4s (no win); later it wins on the dealer's 5s."""
+    b = nx_hand("nx-win-after-dashai", seat1=KONG_1)
+    b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "3m4s")  # 1-4
+    b.draw_discard(2, "7m").draw_discard(3, "9m").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s")  # 5-11
+    return b.birds("1p4s").build()
+
+
+def test_dashai_lock_blocks_win_option():
+    """NX.2 [REC]: the lock after 打筛 forbids 吃/碰/杠 but not 胡; with nx_dashai_lock_blocks_win it
+    forbids 胡 too, though not the 杠上开花 on the 打筛 tiles themselves."""
+    record = dashai_then_win()
+    assert codes(record) == []
+    assert codes(record, nx_dashai_lock_blocks_win=True)[:1] == [("CALL_AFTER_DASHAI", 11)]
+    b = nx_hand("nx-kong-flower-locked", seat1=KONG_1, options={"nx_birds": "0", "nx_dashai_lock_blocks_win": "true"})
+    b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "2s5s").win(1, "self", "2s")
+    assert verify_record(b.win(1, "self", "5s").build()).violations == []
+
+
+def test_calls_on_haidi_discard_option():
+    """NX.4 [REC]: no 碰/吃 on the 海底 discard. The 封东 dealer takes the 海底 2p and lets it go, and
+    seat 2 碰s it; with nx_calls_on_haidi_discard the 碰 stands and the hand is drawn (流局), the 海底
+    taker dealing next."""
+    from referee.builder import HandBuilder
+
+    b = HandBuilder("nx-haidi-pon", ruleset="ningxiang").deal(
+        "6666m1249m135p57s9p", "123p456p789p111s5s", "123m345p777p46s22p", "8888m349m468p557s")
+    b.flip_indicator("7m").pin_last("2p").feng_dong(0).feng_dong(3).discard(0, "9p")
+    b.play_out(1, end=False, leave=1)
+    seat = b.next_seat
+    while seat != 0:  # the others decline the 海底; the dealer takes it
+        b.haidi(seat, False)
+        seat = (seat + 1) % 4
+    b.haidi(0, True).draw(0, "2p").discard(0, "2p").pon(2, "2p").discard(2, "1m").exhaustive_draw()
+    record = b.build(claim=False, strict=False)
+    pon = len(record.events) - 3
+    assert codes(record)[:1] == [("ILLEGAL_CALL", pon)]
+    assert codes(record, nx_calls_on_haidi_discard=True) == []
+    verdict = verify_record(record)
+    assert verdict.drawn and verdict.next_dealer == 0
+
+
+def haidi_left_win(**options):
+    """Seats 0 and 3 are 封东 with every 纯王; seats 1 and 2 wait on 5s alone. After 摸打 down to two
+    tiles, seat 1 draws the 5s and wins by self-draw: only the 海底 (3p) is left."""
+    from referee.builder import HandBuilder
+
+    b = HandBuilder("nx-haidi-left", ruleset="ningxiang", options=options).deal(
+        "6666m1249m135p57s9p", "123p456p789p111s5s", "123m345p777p46s22p", "8888m349m2468p57s")
+    b.flip_indicator("7m").pin_last("5s3p").feng_dong(0).feng_dong(3).discard(0, "9p")
+    b.play_out(1, end=False, leave=2)
+    assert b.next_seat == 1
+    return b.draw(1, "5s").win(1, "self", "5s")
+
+
+def test_haidi_bird_rule_option():
+    """NX-A7: a win with only the 海底 left takes it as the one bird (3p: the dealer's 对家 pays twice);
+    with nx_haidi_bird_rule=no_birds there is none."""
+    record = haidi_left_win().birds("3p").build()
+    verdict = verify_record(record)
+    assert verdict.violations == [] and verdict.recomputed.payments == (-2, 8, -4, -2)
+    assert codes(record, nx_haidi_bird_rule="no_birds") == [("BIRD_MISMATCH", len(record.events) - 1)]
+    verdict = verify_record(haidi_left_win(nx_haidi_bird_rule="no_birds").build())
+    assert verdict.violations == [] and verdict.recomputed.payments == (-2, 6, -2, -2)

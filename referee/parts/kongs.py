@@ -51,9 +51,10 @@ class Dashai:
     def continues(event) -> bool:
         return event.WhichOneof("kind") == "dashai"
 
-    def __init__(self, needs_two_tiles: bool, code: str):
+    def __init__(self, needs_two_tiles: bool, code: str, lock_blocks_win: bool = False):
         self.needs_two_tiles = needs_two_tiles  # NX-A19
         self.code = code  # the ruleset's code for a kong its 打筛 cannot follow
+        self.lock_blocks_win = lock_blocks_win  # the lock after the 打筛 forbids winning too
 
     def why_not_kong(self, replay) -> tuple[str, str] | None:
         if self.needs_two_tiles and replay.table.wall.remaining < 2:
@@ -89,7 +90,8 @@ class DashaiDue(Phase):
                 replay.flag("DRAW_MISMATCH", self.konger, f"打筛 reveals {T.label(t)} where the wall holds "
                             f"{T.label(expected)}")
             tiles.append(t)
-        replay.table.seats[self.konger].locks[Dashai.LOCK] = False  # draw and discard only; winning stays
+        # Draw and discard only; winning stays unless the rule book's lock forbids it too.
+        replay.table.seats[self.konger].locks[Dashai.LOCK] = replay.rules.kong_draw.lock_blocks_win
         replay.phase = DashaiWindow(self.konger, tuple(tiles), replay.index)
 
     def legal(self, replay, seat):

@@ -12,6 +12,7 @@ from referee import actions as A
 from referee import tiles as T
 from referee.parts import missed
 from referee.parts.extras import KongMoney
+from referee.parts.liability import RobbedKonger, liable_shares
 from referee.parts.ready import DiscardReady, ReadyLock
 from referee.parts.walls import Reserve
 from referee.rules.base import Option, Outcome, Ruleset, WinInfo
@@ -37,12 +38,15 @@ class Hebei(Ruleset):
                "十三幺 only with a dragon as the duplicate (the literal text)", "HB-A3"),
         Option("hb_ready_lock", True,
                "after 听: discard the drawn tile, no 碰, kongs only if still tenpai", "HB-A4"),
+        Option("hb_ready_kong_same_waits", False,
+               "after 听 a kong must keep the same waits (else: just stay tenpai)", "HB.3"),
         Option("hb_reserve_tiles", 12, "tiles that stay in the wall (6 stacks)", "HB.1"),
         Option("hb_odd_tail_tile_excluded", True,
                "a single tile left at the tail by kong replacements is not drawable", "HB-A5"),
         Option("hb_haidi_self_draw_only", True, "海底捞月 only on a self-draw of the last live tile", "HB-A7"),
         Option("hb_zhuowu_unique_wait", False, "捉五 only when 5万 is the hand's only wait", "HB-A8"),
         Option("hb_menqing_on_discard_win", True, "门清 also on a discard win", "HB-A9"),
+        Option("hb_menqing_with_special_shapes", True, "七对 and 十三幺 also score 门清", "HB-A2"),
         Option("hb_dadiaoche_stacks_pengpeng", True, "大吊车 and 碰碰胡 both count", "HB-A10"),
         Option("hb_room_multiplier", 1, "room multiplier applied to every amount before the cap", "HB-A11"),
         Option("hb_cap", 1000, "each seat's net for the hand is clipped to ±cap (0 = no cap)", "HB.6.4"),
@@ -50,21 +54,33 @@ class Hebei(Ruleset):
                "after 一炮多响 the dealer repeats if among the winners", "HB-A12"),
         Option("hb_added_kong_with_held_tile", True,
                "补杠 may use a fourth tile already held, not only the one just drawn", "HB-A13"),
+        Option("hb_kong_after_pon", False, "a seat may 补杠 the 碰 it has just made, before its discard", "HB.2"),
         Option("hb_ready_checks", True, "check 听 declarations and the lock when the log has them", "HB-A15"),
         Option("hb_missed_win_rule", "none", "漏胡: what passing a win on a discard costs (none: nothing)",
                "HB-A14", choices=("none", "same_kind_until_draw", "any_until_draw")),
+        Option("hb_rob_paid_as", "discarder",
+               "a robbed konger pays as the discarder (放炮), or the three shares of a self-draw (self_draw, 包三家)",
+               "HB-A6", choices=("discarder", "self_draw")),
     )
 
-    # HB-A4: after 听, discard the drawn tile, no 碰, kongs only if still ready.
-    READY_LOCK = ReadyLock("READY_LOCK_BREACH", "READY_PON", "READY_KONG_BREAKS_TENPAI")
     # HB.6.3: 放杠 3 from the discarder, 补杠 1 and 暗杠 2 from each; void in 荒庄.
     KONG_MONEY = KongMoney(exposed=3, added=1, concealed=2, void_in_draw=True)
 
     def configure(self) -> None:
         self.multiple_ron = self["hb_multiple_ron"]
         self.missed_win = missed.RULES[self["hb_missed_win_rule"]]
-        lock = self["hb_ready_lock"] and self["hb_ready_checks"]
-        self.ready = DiscardReady(self.READY_LOCK if lock else None)  # HB.3: 听 with a discard, worth nothing
+        self.kong_after_pon = self["hb_kong_after_pon"]  # HB.2 [REC]: no kong in the turn of a 碰
+        # HB-A4: after 听, discard the drawn tile, no 碰, kongs only if still ready (HB.3 [REC]: "还可听"
+        # is tenpai, not the same waits).
+        lock = ReadyLock("READY_LOCK_BREACH", "READY_PON", "READY_KONG_BREAKS_TENPAI",
+                         same_waits=self["hb_ready_kong_same_waits"],
+                         waits_text="after 杠 {tile} seat {seat} is no longer 听 on the waits it declared")
+        locked = self["hb_ready_lock"] and self["hb_ready_checks"]
+        self.ready = DiscardReady(lock if locked else None)  # HB.3: 听 with a discard, worth nothing
+        # HB-A6: the robbed konger pays as the discarder (the usual payers of a ROB_WIN), or by option
+        # the three shares of a self-draw (包三家).
+        self.rob_as_self_draw = self["hb_rob_paid_as"] == "self_draw"
+        self.liabilities = (RobbedKonger(as_self_draw=True),) if self.rob_as_self_draw else ()
         # HB.1, HB-A5: the last 6 stacks stay, and so does an odd tile left by replacements.
         self.wall_end = Reserve(self["hb_reserve_tiles"], odd_tail=self["hb_odd_tail_tile_excluded"])
         self.patterns = self._patterns()
@@ -114,6 +130,8 @@ class Hebei(Ruleset):
             return self.waits(before, v.win.melds) == (FIVE_MAN,)
 
         def concealed(v: HandView) -> bool:
+            if not self["hb_menqing_with_special_shapes"] and v.shape in ("seven_pairs", "thirteen_orphans"):
+                return False
             return not v.open_melds and (v.win.kind == A.SELF_WIN or self["hb_menqing_on_discard_win"])
 
         def sea_bottom(v: HandView) -> bool:
@@ -147,9 +165,8 @@ class Hebei(Ruleset):
         )
 
     # -- HB.6.1 base per payer --------------------------------------------------------------
-    @staticmethod
-    def base_per_payer(win: WinInfo, payer: int, dealer: int) -> int:
-        if win.kind == A.SELF_WIN:
+    def base_per_payer(self, win: WinInfo, payer: int, dealer: int) -> int:
+        if win.kind == A.SELF_WIN or win.kind == A.ROB_WIN and self.rob_as_self_draw:
             if win.seat == dealer:
                 return 4  # 庄家自摸: each of 3 pays 4
             return 4 if payer == dealer else 2  # 闲家自摸
@@ -174,7 +191,8 @@ class Hebei(Ruleset):
 
     def settle(self, outcome: Outcome) -> Settlement:
         ledger = Ledger()
-        scored = pay_wins(ledger, outcome, lambda win: self.price(win, outcome.dealer))
+        scored = pay_wins(ledger, outcome, lambda win: self.price(win, outcome.dealer),
+                          liable_shares(self.liabilities, outcome))
         self.KONG_MONEY.pay(ledger, outcome, self["hb_room_multiplier"])  # HB.6.3: "荒庄时，不计杠分"
         if self["hb_cap"] > 0:
             ledger.cap(self["hb_cap"])  # HB.6.4, HB-A11

@@ -15,7 +15,7 @@ from referee import actions as A
 from referee import shapes
 from referee import tiles as T
 from referee.parts.extras import Birds, counted_seat
-from referee.parts.kongs import Dashai
+from referee.parts.kongs import Dashai, DashaiWindow
 from referee.parts.missed import AnyUntilDraw
 from referee.parts.ready import OpeningReady, ReadyLock
 from referee.parts.walls import HaidiRoaming
@@ -59,17 +59,28 @@ class Ningxiang(Ruleset):
                "a 杠上炮 winner who could take both 打筛 tiles is settled once, on the higher-value one", "NX-A10"),
         Option("nx_baoting_kong_same_waits", True,
                "after 报听 a kong must keep the same waits (else: just stay ready)", "NX-A11"),
+        Option("nx_baoting_after_indicator", True,
+               "报听 only once the 正王 is flipped (else also between the deal and the flip)", "NX-A20"),
         Option("nx_fengdong_discards_drawn_wild", True, "a 封东 seat discards a drawn 纯王 too", "NX-A12"),
         Option("nx_all_fengdong_same_dealer", True, "after all four 封东 the dealer repeats", "NX-A13"),
         Option("nx_wilds_in_melds", False, "纯王 may be used in 吃/碰/杠", "NX-A14"),
         Option("nx_yizhihua_opening_only", True, "一枝花 only as a 起手 hand", "NX-A16"),
         Option("nx_kong_needs_two_tiles", True, "a kong needs two tiles left in the wall for 打筛", "NX-A19"),
+        Option("nx_dashai_lock_blocks_win", False,
+               "the lock after 打筛 forbids 胡 too (not the 杠上开花 on the 打筛 tiles themselves)", "NX.2"),
+        Option("nx_pon_over_chi", True, "碰/杠 outrank 吃 on one discard (else they rank equal, nearest seat first)",
+               "NX-A15"),
+        Option("nx_calls_on_haidi_discard", False, "碰 and 吃 may take the 海底 discard", "NX.4"),
+        Option("nx_haidi_bird_rule", "haidi_is_bird",
+               "birds when the wall is down to the 海底: it is the one bird (haidi_is_bird), or there are none "
+               "(no_birds)", "NX-A7", choices=("haidi_is_bird", "no_birds")),
     )
 
     def configure(self) -> None:
         self._pure_kings: dict[int, tuple[int, ...]] = {}  # 正王 -> its 纯王
         self.wall_end = HaidiRoaming()  # NX.4 海底漫游: no reserve, the last tile is offered around
-        self.kong_draw = Dashai(self["nx_kong_needs_two_tiles"], "KONG_NOT_READY")  # NX.2 打筛
+        self.kong_draw = Dashai(self["nx_kong_needs_two_tiles"], "KONG_NOT_READY",  # NX.2 打筛
+                                lock_blocks_win=self["nx_dashai_lock_blocks_win"])
         self.wilds = FlippedIndicator(self.wilds_of, leaves_play=True)  # NX.1 正王 and 纯王
         # NX.3 报听, and NX-A11: discard the drawn tile, no 吃/碰, kongs keep the waits.
         self.ready = OpeningReady(ReadyLock(
@@ -78,10 +89,15 @@ class Ningxiang(Ruleset):
             discard_text="seat {seat} declared 报听 and drew {drawn} but discarded {tile}",
             call_text="seat {seat} declared 报听 and may not 吃 or 碰",
             kong_text="after 报听, 杠 {tile} leaves seat {seat} not ready",
-            waits_text="after 报听, 杠 {tile} changes seat {seat}'s waits"))
+            waits_text="after 报听, 杠 {tile} changes seat {seat}'s waits"),
+            after_indicator=self["nx_baoting_after_indicator"])  # NX-A20: the window opens at the 正王 flip
         self.missed_win = AnyUntilDraw()  # NX.4 漏胡
         self.after_hand = (Birds(self.bird_count),)  # NX.6.2 扎鸟
         self.big_patterns, self.specials = self._patterns()
+        if not self["nx_pon_over_chi"]:
+            # 碰 and 吃 rank equal, the nearest seat first: a 吃 comes only from the discarder's 下家,
+            # the nearest seat, so it takes every tie.
+            self.priority = {**A.PRIORITY, A.CHI: A.PRIORITY[A.PON] + 0.5}
 
     def own_declarations(self) -> dict:
         return {"feng_dong": self.on_feng_dong, "win": self.on_opening_win}
@@ -292,6 +308,8 @@ class Ningxiang(Ruleset):
             return None
         if feng_dong:
             return "FENGDONG_BREACH", f"seat {seat} is 封东: it may only draw and discard"
+        if kind in A.WINS and s.locks.get(Dashai.LOCK) and not self.on_own_dashai(view, seat):
+            return "CALL_AFTER_DASHAI", f"seat {seat} has made its 打筛 and may only draw and discard, not win"
         if kind in (A.RON, A.ROB_WIN) and tile == view.indicator and not self["nx_king_is_wild"]:
             return "RON_ON_KING", f"{T.label(tile)} is the 正王: it can be won on only by self-draw"
         if kind in (A.PON, A.CHI, A.KONG_EXPOSED, A.KONG_CONCEALED, A.KONG_ADDED, A.KONG_BORROWED):
@@ -303,7 +321,8 @@ class Ningxiang(Ruleset):
         kind, tile = action.kind, action.tile
         if Dashai.LOCK in s.locks:
             return "CALL_AFTER_DASHAI", f"seat {seat} has made its 打筛 and may only draw and discard"
-        if getattr(view.phase, "last_tile", False):
+        if getattr(view.phase, "last_tile", False) and not (
+                kind in (A.PON, A.CHI) and self["nx_calls_on_haidi_discard"]):  # (a kong: nx_kong_needs_two_tiles)
             return "ILLEGAL_CALL", "no 吃/碰/杠 on the 海底 discard"
         uses = [tile] if kind != A.CHI else [tile, tile + 1, tile + 2]
         if not self["nx_wilds_in_melds"] and any(t in view.wilds for t in uses):
@@ -311,6 +330,12 @@ class Ningxiang(Ruleset):
         if kind in (A.PON, A.CHI):
             return None
         return self.forbid_kong(view, seat, action)
+
+    @staticmethod
+    def on_own_dashai(view, seat: int) -> bool:
+        """Is this the window on the seat's own 打筛 tiles? Its 杠上开花 there is part of the 打筛,
+        which the lock after it does not forbid."""
+        return isinstance(view.phase, DashaiWindow) and view.phase.konger == seat
 
     def forbid_kong(self, view, seat: int, action):
         """NX.2: a kong only when ready, before or after it ("听牌状态" is objective tenpai)."""
@@ -404,8 +429,10 @@ class Ningxiang(Ruleset):
         return added(big or [SMALL_HAND]) * factor(specials), breakdown + [(p.name, p.value) for p in specials]
 
     def bird_count(self, remaining: int, outcome: Outcome) -> int:
-        """NX-A7: no birds when the win used the 海底; the 海底 alone is one bird."""
+        """NX-A7: no birds when the win used the 海底; the 海底 alone is one bird (or, by option, none)."""
         if any(w.last_tile for w in outcome.wins):
+            return 0
+        if remaining == 1 and self["nx_haidi_bird_rule"] == "no_birds":
             return 0
         return min(self["nx_birds"], remaining)
 
