@@ -159,6 +159,17 @@ def test_kong_table_together():
     assert rules.settle(Outcome(DEALER, [], kongs, exhaustive=True)).payments == (-3, 0, 1, 2)
 
 
+def test_kong_money_void_in_draw_option():
+    """TDH.6.3 [REC]: paid at once, kong money stands in 流局; a room that voids it pays nothing
+    for the kongs of a drawn hand, and still pays them when someone wins."""
+    kongs = [KongInfo(B, EXPOSED, 4, D, 0), KongInfo(C, ADDED, 9, None, 0), KongInfo(D, CONCEALED, 18, None, 0)]
+    void = get_ruleset(TDH, {"tdh_kong_money_void_in_draw": "true"})
+    assert void.settle(Outcome(DEALER, [], kongs, exhaustive=True)).payments == (0, 0, 0, 0)
+    assert get_ruleset(TDH).settle(Outcome(DEALER, [], kongs, exhaustive=True)).payments == (-3, 0, 1, 2)
+    win = WinInfo(DEALER, A.SELF_WIN, tiles("5s")[0], None, T.counts(tiles("123m456p789s234s55s")), [], 0)
+    assert void.settle(Outcome(DEALER, [win], kongs)).kong_payments == (-3, 0, 1, 2)
+
+
 # -- Appendix A (GD-TDH), each through a full record -------------------------------------------------
 def test_appendix_a_pengpeng_self_draw_hard():
     b = opening(table("111m999p888sEENN")).draw_discard(0, "3m").draw(1, "N").win(1, "self", "N")
@@ -249,6 +260,22 @@ def test_tdh_a8_options():
     assert score("111m999p888sEEENN", options={"tdh_jihu_fallback_only": False})[0] == (8 + 2) * 4
 
 
+@pytest.mark.parametrize("hand, flags, value, breakdown", [
+    ("111m999m222m333m55m", {}, 64, {"清一色": 16}),  # not 碰碰胡 8 + 清一色 16
+    ("11m22m33m44m55mEEFF", {}, 64, {"七对": 16}),  # not 混一色 8 + 七对 16
+    ("11m99m11p99pEENNCC", {}, 128, {"混幺九": 32}),  # not 七对 16 + 混幺九 32
+    ("111m999pEEE111sNN", {}, 128, {"混幺九": 32}),  # not 碰碰胡 8 + 混幺九 32
+    ("1111m22m33m44m55m99m", {}, 128, {"豪华七对": 32}),  # not 清一色 16 + 豪华七对 32
+    ("111m999m222m333m55m", {"after_replacement": True}, 96, {"清一色": 16, "杠上开花": 8}),  # events still add
+])
+def test_tdh_a8_shape_fan_add_option(hand, flags, value, breakdown):
+    """TDH-A8 "Other shape 番型 add up"; tdh_shape_fan_add = false counts only the highest shape 番型."""
+    amount, names_ = score(hand, options={"tdh_shape_fan_add": False}, **flags)
+    assert {k: v for k, v in names_.items() if k not in ("自摸", "硬胡")} == breakdown
+    assert amount == value
+    assert score(hand, **flags)[0] > value  # they add up by default
+
+
 def test_hard_win_and_its_options():
     # A 鬼 (6m) standing for 5m: no 硬胡. Read at face value it wins too (456m), which counts as 硬胡
     # only with tdh_yinghu_natural_ghost.
@@ -314,6 +341,23 @@ def test_robbed_kong_is_settled_as_self_draw_the_robbed_seat_pays_three_shares()
     assert get_ruleset(TDH).settle(Outcome(DEALER, [robbed])).payments == (0, 96, 0, -96)
 
 
+def test_discarder_pays_three_shares_option():
+    """TDH-A10: on a 点炮 only the discarder pays `score`; tdh_discarder_pays_three makes it pay the
+    three shares of a self-draw (still no 自摸 ×2)."""
+    def hand(**options):
+        b = opening(table("11p22p33p44p55p79p6m", **options))
+        return b.draw(0, "9p").discard(0, "9p").win(1, "discard", "9p")
+
+    assert judge(hand()).recomputed.payments == (-32, 32, 0, 0)  # (清一色 16 + 七对 16) × 1
+    verdict = judge(hand(tdh_discarder_pays_three=True))
+    assert names(verdict, 1) == {"清一色": 16, "七对": 16}
+    assert verdict.recomputed.payments == (-96, 96, 0, 0)
+    # A robbed kong stays the robbed seat's three self-draw shares (自摸 ×2 included).
+    rules = get_ruleset(TDH, {"tdh_discarder_pays_three": "true"})
+    robbed = WinInfo(B, A.ROB_WIN, tiles("4s")[0], D, T.counts(tiles("123m456p789s234sEE")), [], 0)
+    assert rules.settle(Outcome(DEALER, [robbed])).payments == (0, 96, 0, -96)
+
+
 def test_multiple_winners_each_paid_by_the_discarder_horses_from_the_discarder():
     verdict = verify_record(records.read_record(ROOT / "samples" / TDH / "clean_two_winners.textproto"))
     assert verdict.winners == (1, 2)
@@ -338,6 +382,21 @@ def test_horse_owner_covered_option():
     assert ledger.nets() == (-40, 48, -40, 32)  # the others cover X's own 16 as well
 
 
+def test_horse_on_its_owner_option():
+    """TDH.6.4 [REC] "An owner's horse may map to the owner": seat 1 wins (碰碰胡 8 × 自摸 2 = 16 from
+    each) and its own 5p points at itself, so each loser pays it 16 more; with
+    tdh_horse_on_owner_counts = false that horse does nothing. The other horses as in
+    test_appendix_a_horse_on_the_winner: 6p (seat 0) and 4p (seat 2) on losers, 1p (seat 3) on seat 1."""
+    def hand(**options):
+        b = opening(table("111m999p888sEEN6m", horses=("6p", "5p", "4p", "1p"), **options))
+        return judge(b.draw_discard(0, "3m").draw(1, "N").win(1, "self", "N"))
+
+    assert hand().recomputed.payments == (-64, 128, -64, 0)
+    verdict = hand(tdh_horse_on_owner_counts=False)
+    assert names(verdict, 1) == {"碰碰胡": 8, "自摸": 2}
+    assert verdict.recomputed.payments == (-48, 80, -48, 16)
+
+
 def test_horses_from_the_dealer_option_and_the_mismapping_code():
     path = ROOT / "samples" / TDH / "horse_mismapped.textproto"
     verdict = verify_record(records.read_record(path))
@@ -349,7 +408,31 @@ def test_horses_from_the_dealer_option_and_the_mismapping_code():
     assert [v.code for v in changed.violations] == ["HORSE_MISMAPPED"]  # the claim counted from the winner
 
 
-# -- TDH.1 the next dealer -----------------------------------------------------------------------------
+# -- TDH.1 the wall and the next dealer -------------------------------------------------------------------
+def test_no_reserve_unless_the_option_sets_one():
+    """TDH.1 [REC] "Play until the wall is empty"; tdh_reserve_tiles keeps that many tiles back."""
+    from referee.state import Wall
+
+    wall = Wall([0] * 136)
+    wall.front = 53
+    assert get_ruleset(TDH).live_tiles(wall) == 83
+    assert get_ruleset(TDH, {"tdh_reserve_tiles": "14"}).live_tiles(wall) == 69
+
+    def played_out(**options):
+        b = opening(table("147m258p369sESWN", indicator=None, tdh_ghost="none", **options))
+        return b.play_out(0).build()
+
+    to_the_end = played_out()
+    assert verify_record(to_the_end).status == CLEAN
+    to_the_end.ruleset.options["tdh_reserve_tiles"] = "14"
+    assert {v.code for v in verify_record(to_the_end).violations} == {"DRAW_FROM_RESERVE"}
+    reserved = played_out(tdh_reserve_tiles=14)
+    assert len(reserved.events) == len(to_the_end.events) - 2 * 14  # 14 fewer 摸打
+    assert verify_record(reserved).status == CLEAN
+    reserved.ruleset.options["tdh_reserve_tiles"] = "0"
+    assert [v.code for v in verify_record(reserved).violations] == ["ILLEGAL_EXHAUSTIVE_DRAW"]
+
+
 def test_next_dealer():
     rules = get_ruleset(TDH)
     plain = lambda seat, src=None: WinInfo(seat, A.RON if src is not None else A.SELF_WIN, 0, src, [0] * 34, [], 0)  # noqa

@@ -121,12 +121,16 @@ class Horses:
     `owner_pays_self`: a horse owner who is also one of the winner's payers pays itself, which
     nets to zero (TDH-A11); else the other payers cover the owner's own part evenly.
     `limits_room`: horse tiles count as out of play for what a wildcard may stand for.
+    `on_owner_counts`: a horse that points at its own owner shares the owner's result like any
+    other (TDH.6.4 [REC]); else it has no effect.
     """
     events = ("horses",)
     code = "HORSE_MISMATCH"
 
-    def __init__(self, per_seat: int, owner_pays_self: bool = True, limits_room: bool = False):
+    def __init__(self, per_seat: int, owner_pays_self: bool = True, limits_room: bool = False,
+                 on_owner_counts: bool = True):
         self.per_seat, self.owner_pays_self, self.limits_room = per_seat, owner_pays_self, limits_room
+        self.on_owner_counts = on_owner_counts
 
     # -- the deal ---------------------------------------------------------------------------
     def on_event(self, replay, event) -> bool:
@@ -199,6 +203,8 @@ class Horses:
             for owner, tiles in sorted(horses.items()):
                 for tile in tiles:
                     target = counted_seat(tile, anchor)
+                    if target == owner and not self.on_owner_counts:
+                        continue
                     why = f"{label}: seat {owner}'s horse {T.label(tile)} is on seat {target}"
                     won = [t for t in transfers if t.payee == target]
                     lost = [t for t in transfers if t.payer == target]

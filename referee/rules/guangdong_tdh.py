@@ -18,11 +18,13 @@ from referee import shapes
 from referee import tiles as T
 from referee.parts import missed
 from referee.parts.extras import Horses, KongMoney
+from referee.parts.liability import DiscarderPaysAll, Liability, RobbedKonger, liable_shares
+from referee.parts.walls import PlayToTheEnd, Reserve
 from referee.parts.wilds import FixedWild, FlippedIndicator, NoWilds
 from referee.proto import record_pb2 as pb
 from referee.rules.base import NO_WILDS, Option, Outcome, Ruleset, WinInfo
 from referee.scoring import (ADD, CHOW, PUNG, TIMES, HandContext, HandView, Ledger, Pattern, Priced, added,
-                             best_reading, cached_property, factor, pay_wins, settlement, shares)
+                             best_reading, cached_property, factor, pay_wins, settlement)
 from referee.state import ADDED
 from referee.verdict import Settlement
 
@@ -80,6 +82,7 @@ class GuangdongTDH(Ruleset):
         Option("tdh_indicator_leaves_play", False, "the flipped indicator leaves play (else it stays in the wall as a normal tile)",
                "TDH-A3"),
         Option("tdh_wilds_in_melds", False, "a 鬼 may be used in a 碰/杠 (four 鬼 make a kong)", "TDH-A4"),
+        Option("tdh_reserve_tiles", 0, "tiles that stay in the wall (none: play to the last tile)", "TDH.1"),
         Option("tdh_pass_rule", "none", "漏胡: none, or the 鸡平胡 rule (no win on that tile kind until the seat "
                "next draws or calls)", "TDH-A5", choices=("none", "jph_same_tile")),
         Option("tdh_thirteen_orphans", 0, "十三幺 as a winning hand worth this many (0: not a winning hand)",
@@ -89,16 +92,24 @@ class GuangdongTDH(Ruleset):
         Option("tdh_jihu_upgrade_replaces_event", True,
                "under 杠上开花/抢杠胡/海底捞月 the 鸡胡 8 replaces the event's own 8 (else both count)", "TDH-A8"),
         Option("tdh_haohua_replaces_qidui", True, "豪华七对 (32) replaces 七对 (else 16 + 32)", "TDH-A8"),
+        Option("tdh_shape_fan_add", True,
+               "hand-shape 番型 add up (清一色 + 碰碰胡 = 24; else only the highest one counts)", "TDH-A8"),
         Option("tdh_horses", 2, "买马: horse tiles per seat, set aside before play (0: no 买马)", "TDH.1"),
         Option("tdh_horses_limit_room", False,
                "horse tiles count as out of play for what a 鬼 may stand for (SPEC silent)", "TDH.6.4"),
         Option("tdh_horse_owner_pays_self", True,
                "a horse owner who is one of the winner's payers pays itself, netting to zero (else the other "
                "payers cover its part)", "TDH-A11"),
+        Option("tdh_horse_on_owner_counts", True,
+               "a horse that points at its own owner counts like any other (else it has no effect)", "TDH.6.4"),
         Option("tdh_horse_anchor", "winner", "horses count from the winner (the discarder in 一炮多响), or from "
                "the dealer (\"由庄家决定买马点数顺序\")", "TDH-A12", choices=("winner", "dealer")),
         Option("tdh_qianggang_as_discard", False,
                "抢杠胡 is settled as a discard win: the robbed player pays one score, no 自摸 ×2", "TDH-A10"),
+        Option("tdh_discarder_pays_three", False,
+               "a discard win is paid as three shares, all by the discarder (点炮包三家; no 自摸 ×2)", "TDH-A10"),
+        Option("tdh_kong_money_void_in_draw", False,
+               "kong payments are void in 流局 (else they are paid at once and stand)", "TDH.6.3"),
         Option("tdh_base", 1, "底分: the room's base, multiplying every hand score and kong payment", "TDH.6.1"),
         Option("tdh_yinghu_natural_ghost", False,
                "a hand that wins with its 鬼 read as their own face counts as 硬胡", "TDH.6.1"),
@@ -115,10 +126,6 @@ class GuangdongTDH(Ruleset):
                "after 一炮多响 the dealer repeats if among the winners (SPEC silent)", "TDH.1"),
     )
 
-    # TDH.6.3 "杠牌直接输赢": 点杠 3 from the discarder, 补杠 1 and 暗杠 2 from each; paid at once, so
-    # it stands in 流局 and whoever wins.
-    KONG_MONEY = KongMoney(exposed=3, added=1, concealed=2, void_in_draw=False, labels=("点杠", "补杠", "暗杠"))
-
     def configure(self) -> None:
         ghost = self["tdh_ghost"]
         if ghost == "flipped":  # TDH.1: "翻出牌墙中的第一张牌，这张牌点数+1即为本局赖子牌"
@@ -129,9 +136,17 @@ class GuangdongTDH(Ruleset):
         else:
             self.wilds = NoWilds()
         self.missed_win = missed.RULES["same_kind_until_draw" if self["tdh_pass_rule"] == "jph_same_tile" else "none"]
+        reserve = self["tdh_reserve_tiles"]
+        self.wall_end = Reserve(reserve) if reserve else PlayToTheEnd()  # TDH.1 [REC]: no reserve
+        # TDH.6.3 "杠牌直接输赢": 点杠 3 from the discarder, 补杠 1 and 暗杠 2 from each; paid at once, so
+        # it stands in 流局 and whoever wins [REC].
+        self.kong_money = KongMoney(exposed=3, added=1, concealed=2, void_in_draw=self["tdh_kong_money_void_in_draw"],
+                                    labels=("点杠", "补杠", "暗杠"))
+        self.liabilities = self._liabilities()
         self.thirteen_orphans = self["tdh_thirteen_orphans"] > 0
         self.horses = Horses(self["tdh_horses"], owner_pays_self=self["tdh_horse_owner_pays_self"],
-                             limits_room=self["tdh_horses_limit_room"]) if self["tdh_horses"] else None
+                             limits_room=self["tdh_horses_limit_room"],
+                             on_owner_counts=self["tdh_horse_on_owner_counts"]) if self["tdh_horses"] else None
         self.before_play = (self.horses,) if self.horses else ()
         self.shape_patterns, self.patterns = self._patterns()
 
@@ -235,6 +250,8 @@ class GuangdongTDH(Ruleset):
             Pattern("十三幺", "thirteen orphans (TDH-A6)", self["tdh_thirteen_orphans"], lambda v: v.shape == ORPHANS),
             Pattern(FOUR_GHOSTS, "four ghosts (TDH-A13)", self["tdh_four_ghosts"], lambda v: v.shape == INSTANT),
         )
+        if not self["tdh_shape_fan_add"]:
+            shape_patterns = self.highest_only(shape_patterns)
         w = lambda v: v.win  # noqa: E731
         haidi_any = not self["tdh_haidi_self_draw_only"]
         event_tests = {
@@ -272,6 +289,14 @@ class GuangdongTDH(Ruleset):
             Pattern("硬胡", "no 鬼 in the hand", 2, lambda v: hard_counts and v.hard, kind=TIMES),
         )
         return shape_patterns, tuple(p for p in patterns if p.kind == TIMES or p.value)
+
+    @staticmethod
+    def highest_only(patterns: tuple[Pattern, ...]) -> tuple[Pattern, ...]:
+        """Each pattern replaces every one ranked below it (lower value, or equal value and listed
+        earlier), so of those a reading scores only the highest one is left."""
+        return tuple(replace(p, replaces=p.replaces + tuple(q.name for k, q in enumerate(patterns)
+                                                            if (q.value, k) < (p.value, i)))
+                     for i, p in enumerate(patterns))
 
     def readings(self, win: WinInfo, context: HandContext) -> list[Reading]:
         """Every reading with the wildcards placed (within room): each standard decomposition,
@@ -336,12 +361,12 @@ class GuangdongTDH(Ruleset):
                       lambda payer: f"{win.kind}: ({names}){times}{base} = {unit}")
 
     # -- TDH.6.2 who pays ---------------------------------------------------------------------
-    def shares(self, win: WinInfo) -> list[tuple[int, int]]:
-        """自摸: the three others; 点炮 (杠上炮 included): the discarder; 抢杠胡: settled as 自摸, the
-        robbed player paying all three shares (包三家, TDH-A10)."""
-        if win.kind == A.ROB_WIN and not self["tdh_qianggang_as_discard"]:
-            return [(win.from_seat, (win.seat + k) % 4) for k in (1, 2, 3)]
-        return shares(win)
+    def _liabilities(self) -> tuple[Liability, ...]:
+        """自摸: the three others; 点炮 (杠上炮 included): the discarder, or with
+        tdh_discarder_pays_three the discarder for all three shares; 抢杠胡: settled as 自摸, the
+        robbed player paying all three shares (包三家, TDH-A10), or as a discard win."""
+        robbed = RobbedKonger(as_self_draw=not self["tdh_qianggang_as_discard"])
+        return (robbed,) + ((DiscarderPaysAll(),) if self["tdh_discarder_pays_three"] else ())
 
     # -- settlement -----------------------------------------------------------------------------
     def settle(self, outcome: Outcome, horse_anchor: str | None = None) -> Settlement:
@@ -349,10 +374,11 @@ class GuangdongTDH(Ruleset):
         ledger, scored, groups = Ledger(), [], []
         for win in outcome.wins:
             own = Ledger()
-            scored += pay_wins(own, Outcome(outcome.dealer, [win]), lambda w: self.price(w, context), self.shares)
+            scored += pay_wins(own, Outcome(outcome.dealer, [win]), lambda w: self.price(w, context),
+                               liable_shares(self.liabilities, outcome))
             ledger.transfers += own.transfers
             groups.append((win, own.transfers))
-        self.KONG_MONEY.pay(ledger, outcome, self["tdh_base"])  # TDH.6.3, not in the horses
+        self.kong_money.pay(ledger, outcome, self["tdh_base"])  # TDH.6.3, not in the horses
         if self.horses is not None and outcome.wins:
             self.horses.pay(ledger, outcome.horses, self.horse_groups(outcome, groups, horse_anchor))
         return settlement(ledger, scored)
