@@ -399,7 +399,9 @@ class Replay:
             self.note_decision(seat, "turn", phase, action)
         legality = self.legality
         if phase.drew and self.drawn_tile_wins and action.kind != A.SELF_WIN:
-            self.check_missed_win(seat, A.Action(A.SELF_WIN, self.table.seats[seat].drawn), phase)
+            drawn = self.table.seats[seat].drawn
+            self.check_missed_win(seat, A.Action(A.SELF_WIN, drawn), phase,
+                                  marks=self.rules.wilds.declined_draw_is_pass(self.view, seat, drawn))
         if action.kind in A.DISCARDS:
             self.discard(seat, action, phase)
         elif action.kind == A.SELF_WIN:

@@ -325,6 +325,78 @@ def test_chi_from_any_seat_option():
     assert codes(verdict) == [("HAND_INCOMPLETE", None)]
 
 
+def test_ready_not_required_option():
+    """DL-A1 S1 off: B opens by 碰 and wins on C's 3p without declaring 听 (1 + 放炮 + 未开门 + 三家门清
+    = 4 番 → C pays 8); by default that win is WIN_WITHOUT_READY."""
+    def script(**options):
+        b = hand("dl-opt-ready-required", **options).discard(0, "1p").pon(1, "1p").discard(1, "E")  # 0-2
+        return b.draw(2, "3p").discard(2, "3p").win(1, "discard", "3p")  # 3-5
+
+    assert codes(judge(script(), clean=False)) == [("WIN_WITHOUT_READY", 5)]
+    verdict = judge(script(dl_ready_required=False))
+    assert verdict.winners == (1,) and verdict.recomputed.payments == (0, 8, -8, 0)
+
+
+def test_no_ready_lock_option():
+    """DL-A1 S3/S4 off: after 听 B keeps its drawn 5m and lets 2m go (still waiting on 3p or 6p)."""
+    def script(**options):
+        b = flip(around(ready(hand("dl-opt-lock", **options)))).draw(1, "5m").discard(1, "2m")  # 9-11
+        return b.draw(2, "3p").discard(2, "3p").win(1, "discard", "3p")  # 12-14
+
+    assert codes(judge(script(), clean=False)) == [("READY_LOCK_BREACH", 11)]
+    assert judge(script(dl_ready_lock=False)).winners == (1,)
+
+
+def test_kong_after_ready_may_change_the_waits_option():
+    """DL-A14 "same waits" off: 1112m 678s 456p (after 碰 1p) waits on 2m or 3m; the 暗杠 of the drawn
+    1m leaves 2m alone. By default that is READY_WAITS_CHANGED; with the option any wait will do."""
+    def script(**options):
+        b = ready(hand("dl-opt-same-waits", b="111m2m678s456p11pE", c="247m369p258sEENF", **options))  # 0-2
+        kong_drawn(flip(around(b)), "1m")  # 3-13
+        return b.draw(2, "2m").discard(2, "2m").win(1, "discard", "2m")  # 14-16
+
+    assert codes(judge(script(), clean=False)) == [("READY_WAITS_CHANGED", 11)]
+    assert judge(script(dl_ready_kong_same_waits=False)).winners == (1,)
+
+
+@pytest.mark.parametrize("declined", ["chongbao", "mobao"])
+def test_declined_bao_is_no_pass_option(declined):
+    """DL.4 off: B lets its 冲宝 on 3p (or its 摸宝, the drawn 9s) go; the later self-draw of 6p still
+    wins. By default the decline is a passed self-draw (WIN_AFTER_PASSED_WIN); the note stays."""
+    def script(**options):
+        b = around(ready(hand(f"dl-opt-declined-{declined}", **options)))  # 0-8
+        if declined == "chongbao":
+            flip(b, tile="3p").pass_(1).draw_discard(1, "5m")  # 9-12: the 冲宝 on 3p let go
+        else:
+            flip(b).draw_discard(1, "9s")  # 9-11: the 宝 kind drawn and let go (摸宝)
+        b.draw_discard(2, "1s").draw_discard(3, "2p").draw_discard(0, "7m")
+        return b.draw(1, "6p").win(1, "self", "6p")
+
+    win_index = 20 if declined == "chongbao" else 19
+    assert codes(judge(script(), clean=False)) == [("MISSED_WIN", 11), ("WIN_AFTER_PASSED_WIN", win_index)]
+    verdict = judge(script(dl_declined_bao_is_pass=False))
+    assert codes(verdict) == [("MISSED_WIN", 11)] and verdict.winners == (1,)
+
+
+def test_plain_self_draw_declined_is_still_a_pass_with_the_bao_option_off():
+    """dl_declined_bao_is_pass covers the 宝 only: letting a drawn 6p (a plain wait) go still forfeits."""
+    b = flip(around(ready(hand("dl-opt-declined-plain", dl_declined_bao_is_pass=False)))).draw_discard(1, "6p")
+    b.draw_discard(2, "1s").draw_discard(3, "2p").draw_discard(0, "7m")  # 12-17
+    verdict = judge(b.draw(1, "3p").win(1, "self", "3p"), clean=False)
+    assert codes(verdict) == [("MISSED_WIN", 11), ("WIN_AFTER_PASSED_WIN", 19)]
+
+
+def test_bao_leaves_play_option():
+    """DL-A5 off: the 宝 is set aside when chosen, so the wall holds one live tile fewer. A hand
+    played out to 荒庄 with the 宝 in the wall (clean) draws once from the reserve without it."""
+    b = flip(around(ready(hand("dl-opt-bao-leaves")))).draw_discard(1, "5m").play_out(2)
+    record = b.build()
+    last_draw = len(record.events) - 3  # the last 摸打 before the 荒庄 event
+    assert [c for c, _ in codes(verify_record(record)) if c != "MISSED_WIN"] == []
+    record.ruleset.options["dl_bao_leaves_play"] = "true"
+    assert [(c, i) for c, i in codes(verify_record(record)) if c != "MISSED_WIN"] == [("DRAW_FROM_RESERVE", last_draw)]
+
+
 def test_win_on_the_fourth_tile_of_a_pung_option():
     """DL-A1 (supplement, off by default): a 听 seat drawing the 4th tile of a pung in hand may win."""
     def script(**options):
@@ -400,6 +472,22 @@ def test_lock_waits_are_the_valid_waits_and_a_lost_jiating_is_none():
     two_sided = T.counts(T.parse("333m678s45p99m"))
     assert rules.lock_waits("听", two_sided, melds, rules.waits(two_sided, melds)) == tuple(T.parse("3p6p"))
     assert rules.lock_waits("夹听", two_sided, melds, rules.waits(two_sided, melds)) == ()
+
+
+def test_shape_wait_enough_for_ready_option():
+    """DL.3.2 off: a wait of the shape alone makes 听 legal and is what the lock keeps. The 听 on
+    CCC 45m 678s 99m (no valid wait, see below) is then no finding; 3334m 678s 456p keeps 2m/4m/5m."""
+    def script(**options):
+        b = hand("dl-opt-shape-wait", b="CCC45m678s99m23pE", d="258m457p369sNNSW", **options)
+        kong_drawn(flip(around(chi_ready(b, "1p", "23p"))), "C").play_out(2)  # 0-13, then to the end
+        return [c for c, _ in codes(judge(b, clean=False)) if c != "MISSED_WIN"]
+
+    assert script() == ["READY_CONDITIONS"]
+    assert script(dl_ready_shape_wait_enough=True) == []
+    rules = get_ruleset("dalian", {"dl_ready_shape_wait_enough": "true"})
+    rest = T.counts(T.parse("3334m678s456p"))
+    melds = [Meld(CHI, T.parse("1p")[0], 0, claimed_tile=T.parse("1p")[0])]
+    assert rules.lock_waits("听", rest, melds, rules.waits(rest, melds)) == tuple(T.parse("2m4m5m"))
 
 
 def test_a_kong_after_an_illegal_ready_is_no_second_finding():

@@ -368,6 +368,77 @@ def test_wall_and_priority_options():
     assert get_ruleset("harbin").priority[A.CHI_READY] < get_ruleset("harbin").priority[A.PON]
 
 
+def test_kong_after_ready_may_change_the_waits_option():
+    """HRB-A3 "same waits" off: 7778m 345p 123s (after 碰 1p) waits on 6m, 8m or 9m; the 暗杠 of the
+    drawn 7m leaves 8m alone. By default that is READY_WAITS_CHANGED; with the option any wait will do."""
+    def script(**options):
+        b = around(ready(hand("hrb-opt-same-waits", b="7778m345p123s11pC", **options)))  # 0-9
+        b.draw(1, "7m").kong(1, "concealed", "7m").draw(1, "9s", replacement=True).discard(1, "9s")  # 10-13
+        return b.draw(2, "8m").discard(2, "8m").win(1, "discard", "8m")  # 14-16
+
+    assert codes(judge(script(), clean=False)) == [("READY_WAITS_CHANGED", 11)]
+    assert payments(script(hrb_ready_kong_same_waits=False)) == (0, 9, -9, 0)
+
+
+def test_edge_wait_is_kadang_option():
+    """HRB.6.3 off: 789m 89m 345p 22s (after 碰 1p) waits on 7m alone, an edge (89→7): 卡当 (M 2, C
+    pays 2 × 9) with the option; by default no 卡当 (M 1)."""
+    def script(**options):
+        b = ready(hand("hrb-opt-edge", b="789m89m345p11p22sC", **options))  # 0-3
+        return judge(b.draw_discard(2, "7m").win(1, "discard", "7m"))  # 4-6
+
+    plain = script()
+    assert patterns(plain) == {"平和": 1} and plain.recomputed.payments == (0, 9, -9, 0)
+    verdict = script(hrb_kadang_edge_wait=True)
+    assert patterns(verdict) == {"平和": 1, "卡当": 2} and verdict.recomputed.payments == (0, 18, -18, 0)
+    rules = get_ruleset("harbin", {"hrb_kadang_edge_wait": "true"})
+    rest = T.counts(T.parse("12m789p345s22s"))  # 12→3
+    assert rules.kadang(rest, [_pon("1p")], T.parse("3m")[0]) and not get_ruleset("harbin").kadang(
+        rest, [_pon("1p")], T.parse("3m")[0])
+
+
+def test_conditions_checked_at_ready_only_option():
+    """HRB.5 off: B 吃s 3p and declares 听 on 2223m 456p 789s (222m is its 刻); the win on 4m reads
+    22m 234m, with no 刻. By default that is WIN_CONDITIONS; with the option only the sequence is
+    asked of the final hand, and C pays 1 × 9 (出冲)."""
+    def script(**options):
+        b = hand("hrb-opt-recheck", b="2223m456p789s12pC", a="234m34679p13566sC", **options)
+        b.discard(0, "3p").chi(1, "12p").discard(1, "C", ready=True)  # 1-3
+        return b.draw(2, "4m").discard(2, "4m").win(1, "discard", "4m")  # 4-6
+
+    assert codes(judge(script(), clean=False)) == [("WIN_CONDITIONS", 6)]
+    assert payments(script(hrb_recheck_conditions_at_win=False)) == (0, 9, -9, 0)
+    loose = get_ruleset("harbin", {"hrb_recheck_conditions_at_win": "false"})
+    assert loose.valid_waits(T.counts(T.parse("2223m456p789s")), [_chi("1p")]) == tuple(T.parse("1m3m4m"))
+    assert get_ruleset("harbin").valid_waits(T.counts(T.parse("2223m456p789s")), [_chi("1p")]) == tuple(T.parse("3m"))
+
+
+def test_concealed_kong_opens_option():
+    """HRB.3 off: B's only meld is a 暗杠 of 7m when it declares 听 (READY_NOT_OPEN by default); with
+    the option the 听 is legal, and a seat with a 暗杠 pays as open (factor 1, not 门清 3)."""
+    def script(**options):
+        b = hand("hrb-opt-ankong", b="7777m123p345p22s8s", **options)
+        b.discard(0, "C").draw(1, "9s").kong(1, "concealed", "7m").draw(1, "C", replacement=True)  # 1-4
+        b.discard(1, "C", ready=True)  # 5: 123p 345p 22s 89s waits 7s
+        return around(b).draw(1, "7s").win(1, "self", "7s")  # 6-12
+
+    assert codes(judge(script(), clean=False)) == [("READY_NOT_OPEN", 5)]
+    assert payments(script(hrb_concealed_kong_opens=True)) == (-6, 18, -6, -6)
+    from referee.outcome import KongInfo
+    from referee.rules.base import Outcome
+    from referee.state import CONCEALED
+
+    kongs = [KongInfo(2, CONCEALED, T.parse("5m")[0], None, 0)]  # seat 2's 暗杠, its only meld
+    assert get_ruleset("harbin").open_seats(Outcome(0, kongs=kongs)) == set()
+    assert get_ruleset("harbin", {"hrb_concealed_kong_opens": "true"}).open_seats(Outcome(0, kongs=kongs)) == {2}
+
+
+def _chi(low):
+    from referee.state import CHI, Meld
+
+    return Meld(CHI, T.parse(low)[0], 0)
+
+
 def test_hongzhong_pair_option():
     rules = get_ruleset("harbin", {"hrb_hongzhong_pair_for_pung": "false"})
     hand14 = T.counts(T.parse("CC234m456p789s123s"))

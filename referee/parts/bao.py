@@ -16,6 +16,10 @@ parameter of the part:
     change_at        tiles of the 宝 kind lying in the discards that force 换宝 (three)
     back_stacks      how far from the back a dice-chosen 宝 may lie (two dice: 12 stacks); with
                      fewer stacks left any undrawn tile will do (DL-A15: count modulo the stacks)
+    leaves_play      a dice-chosen 宝 is set aside out of play when flipped, never drawn (大连 with
+                     DL-A5 off); by default it stays in the wall and may be drawn
+    declined_is_pass a 听 seat that lets a 冲宝 or a 摸宝 go has passed a self-draw (大连 DL.4);
+                     otherwise only the 漏胡 note is written
 
 Records carry IndicatorFlip(kind BAO or BAO_CHANGE, tile, wall_index). The part's phases:
 BaoFlip (a flip is due before the next normal draw; a record that draws instead is BAO_MISSING,
@@ -44,7 +48,7 @@ class BaoState:
     seen: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # the round each seat has looked at
     waived: int = -1  # the round whose due flip the record skipped (reported once, then judged as logged)
     changes: int = 0  # 换宝 so far
-    dead: list[int] = field(default_factory=list)  # old indicators taken out of play
+    dead: list[int] = field(default_factory=list)  # indicators taken out of play (old ones, a dice 宝 set aside)
     declined: dict = field(default_factory=dict)  # seat -> the 冲宝 it let go, a pass from its next draw on
 
 
@@ -53,11 +57,12 @@ class Bao(NoWilds):
     name = "bao"
 
     def __init__(self, source: str, old_leaves_play: bool, chongbao: bool = False, change_at: int = 3,
-                 back_stacks: int = 12):
+                 back_stacks: int = 12, leaves_play: bool = False, declined_is_pass: bool = True):
         if source not in (LAST, DICE):
             raise ValueError(f"a 宝 comes from the last tile or by dice, not {source!r}")
         self.source, self.old_leaves_play, self.chongbao = source, old_leaves_play, chongbao
         self.change_at, self.back_stacks = change_at, back_stacks
+        self.leaves_play, self.declined_is_pass = leaves_play, declined_is_pass
 
     # -- state ------------------------------------------------------------------------------
     def at_deal(self, table) -> None:
@@ -80,6 +85,11 @@ class Bao(NoWilds):
         宝 kind, once it has seen the 宝."""
         s = view.seats[seat]
         return tile == view.indicator and self.has_seen(view.part(self.name), seat, bool(s.ready))
+
+    def declined_draw_is_pass(self, view, seat: int, tile: int) -> bool:
+        """Does letting the win on this drawn tile go count as a passed self-draw? A 摸宝 only
+        with `declined_is_pass` (a drawn 宝 kind is a 摸宝 even where it is also a wait)."""
+        return self.declined_is_pass or not self.wild_for(view, seat, tile)
 
     @staticmethod
     def in_discards(table, kind: int) -> int:
@@ -184,12 +194,31 @@ class Bao(NoWilds):
                 state.dead.append(table.indicator)
             if not unknown:
                 self.check(replay, seat, tile, logged, [expected], "the last wall tile")
-        elif not unknown:
-            self.check(replay, seat, tile, logged, list(self.allowed(wall)),
-                       f"2 to {self.back_stacks} stacks from the back of the wall (two dice)")
+        else:
+            if not unknown:
+                self.check(replay, seat, tile, logged, list(self.allowed(wall)),
+                           f"2 to {self.back_stacks} stacks from the back of the wall (two dice)")
+            if self.leaves_play:
+                self.set_aside(replay, seat, tile, logged, unknown)
         table.indicator = tile
         state.round += 1
         state.changes += change
+
+    def set_aside(self, replay, seat: int, tile: int, logged: int, unknown: bool) -> None:
+        """A dice-chosen 宝 that leaves play: out of the wall where it was flipped, and dead."""
+        table = replay.table
+        wall = table.wall
+        index = wall.index_of(logged) if logged else None
+        if index is None or not wall.front <= index < wall.back:  # the platform did not say where
+            places = [i for i in self.allowed(wall) if unknown or wall.tiles[i] == tile]
+            if not places:
+                return  # no such tile where the 宝 may lie (flagged by check): none to take out
+            index = places[-1]
+        if unknown:
+            replay.count_unlogged(seat, tile)  # revealed as it leaves play
+        wall.remove(index)
+        table.dead[tile] += 1
+        self.state(table).dead.append(tile)
 
     @staticmethod
     def check(replay, seat: int, tile: int, logged: int, allowed: list[int], where: str) -> None:
@@ -291,11 +320,13 @@ class BaoLook(Phase):
             replay.phase = Ended()
             return
         if self.part.chongbao_issue(replay, self.seat) is None:
-            # A passed self-draw (DL-A7) from the seat's next draw on: the turn goes on, and the tile
-            # it draws now may still win (DL.3.4 item 7, "冲宝 is settled before the drawn tile is used").
+            # A passed self-draw (DL-A7, DL.4) from the seat's next draw on: the turn goes on, and the
+            # tile it draws now may still win (DL.3.4 item 7, "冲宝 is settled before the drawn tile is
+            # used"). Without `declined_is_pass` the 漏胡 note is all it costs.
             win = A.Action(A.SELF_WIN, bao)
             replay.check_missed_win(self.seat, win, self, possible=True, marks=False)
-            state.declined[self.seat] = win
+            if self.part.declined_is_pass:
+                state.declined[self.seat] = win
         replay.phase = self.then
 
     def legal(self, replay, seat):

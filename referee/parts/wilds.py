@@ -23,6 +23,11 @@ class NoWilds:
         """The phase when a normal draw is due: the draw itself, or a step of this part first."""
         return phase
 
+    def declined_draw_is_pass(self, view, seat: int, tile: int) -> bool:
+        """Does letting the win on this drawn tile go count as a passed self-draw (漏胡)? Yes,
+        unless the part says otherwise for its wildcards (大连's 摸宝, parts/bao.py)."""
+        return True
+
 
 class FixedWild(NoWilds):
     """The same kind is wild in every hand (e.g. 推倒胡's 白板做鬼 room option)."""

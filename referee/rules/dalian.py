@@ -37,6 +37,9 @@ class Dalian(BaoFamily):
     spec_section = "DL"
     multiple_ron = False  # DL.2 截胡: "只有最近的人算胡"
     options = (
+        Option("dl_ready_required", True, "only a seat that has declared 听 may win (supplement S1)", "DL-A1"),
+        Option("dl_ready_lock", True, "after 听: discard the drawn tile, no 吃/碰/明杠, kongs keep the hand 听 "
+               "(supplement S3, S4)", "DL-A1"),
         Option("dl_win_on_4th_of_concealed_pung", False,
                "a 听 seat drawing the 4th tile of a pung in hand may win with it (supplement, not adopted)", "DL-A1"),
         Option("dl_chi_from_left_only", True, "吃 only from the 上家 (the QQ template says any seat)", "DL-A2"),
@@ -45,9 +48,12 @@ class Dalian(BaoFamily):
         Option("dl_reserve_tiles", 14, "tiles that stay in the wall (7 stacks)", "DL.1"),
         Option("dl_odd_tail_tile_excluded", True, "a single tile left at the tail by replacements is not drawable",
                "DL-A4"),
+        Option("dl_bao_leaves_play", False, "the 宝 is set aside out of play when chosen (else it stays in the wall "
+               "and may be drawn)", "DL-A5"),
         Option("dl_bao_is_self_draw", True, "冲宝 and 摸宝 count as 自摸 (+1, all three pay)", "DL-A6"),
         Option("dl_missed_win_rule", "permanent", "漏胡: passing a win forfeits that kind of win for the hand",
                "DL-A7", choices=("none", "permanent")),
+        Option("dl_declined_bao_is_pass", True, "letting a 冲宝 or a 摸宝 go counts as passing a self-draw", "DL.4"),
         Option("dl_rob_pays_as_discarder", True, "the robbed seat pays alone, as the discarder (+1 放炮)", "DL-A8"),
         Option("dl_dealer_fan", "pair", "庄家 +1 when the winner or the payer deals (pair), or only when the winner "
                "deals (winner)", "DL-A9", choices=("pair", "winner")),
@@ -56,28 +62,34 @@ class Dalian(BaoFamily):
         Option("dl_cap", 1000, "each seat's net for the hand is clipped to ±cap, payers scaled pro rata (0 = none)",
                "DL-A12"),
         Option("dl_jiahu_with_bao", True, "夹胡 +1 also when the 夹听 seat wins by 摸宝 or 冲宝", "DL-A13"),
-        Option("dl_ready_kong_with_drawn", True, "after 听 a kong only with the tile just drawn (and the same waits)",
-               "DL-A14"),
+        Option("dl_ready_kong_with_drawn", True, "after 听 a kong only with the tile just drawn", "DL-A14"),
+        Option("dl_ready_kong_same_waits", True, "after 听 a kong must keep the same waits (else any wait)", "DL-A14"),
         Option("dl_bao_back_stacks", 12, "how many stacks from the back the dice may count (fewer left: any)",
                "DL-A15"),
         Option("dl_base", 1, "the room's base (房间基本分)", "DL.6"),
         Option("dl_dragon_kongs", True, "a dragon 明杠 on a discard and a dragon 暗杠 are allowed", "DL.2"),
+        Option("dl_ready_shape_wait_enough", False, "a wait of the shape alone makes 听 legal and is kept by the "
+               "lock (else only waits that give a legal win)", "DL.3.2"),
         Option("dl_no_bugang_at_4", False, "no 补杠 either at four tiles in hand", "DL.4"),
     )
 
     def configure(self) -> None:
         self.chi_from_left_only = self["dl_chi_from_left_only"]
-        # DL.3.4: the 宝 by dice at a 听 seat's draw, 冲宝 on first sight, the old one back in place.
-        self.wilds = Bao(DICE, old_leaves_play=False, chongbao=True, back_stacks=self["dl_bao_back_stacks"])
+        # DL.3.4: the 宝 by dice at a 听 seat's draw, 冲宝 on first sight, the old one back in place
+        # (DL-A5: it stays in the wall); a 冲宝 or 摸宝 let go is a passed self-draw (DL.4).
+        self.wilds = Bao(DICE, old_leaves_play=False, chongbao=True, back_stacks=self["dl_bao_back_stacks"],
+                         leaves_play=self["dl_bao_leaves_play"], declined_is_pass=self["dl_declined_bao_is_pass"])
         # DL.1, DL-A4: 7 stacks stay, and an odd tile left at the tail by replacements.
         self.wall_end = Reserve(self["dl_reserve_tiles"], odd_tail=self["dl_odd_tail_tile_excluded"])
         # DL.3: 听 or 夹听 with a discard, required to win (S1); the lock (S3, S4, DL-A14).
         lock = ReadyLock("READY_LOCK_BREACH", "READY_CALL", "READY_WAITS_CHANGED",
-                         calls=(A.PON, A.CHI, A.KONG_EXPOSED), same_waits=True,
+                         calls=(A.PON, A.CHI, A.KONG_EXPOSED), same_waits=self["dl_ready_kong_same_waits"],
                          kong_needs_drawn=self["dl_ready_kong_with_drawn"],
                          call_text="seat {seat} is 听 and may not 吃, 碰 or 明杠")
-        self.ready = DiscardReady(lock, declares=(A.READY_DISCARD, A.JIATING_DISCARD), required_to_win=True,
+        self.ready = DiscardReady(lock if self["dl_ready_lock"] else None,
+                                  declares=(A.READY_DISCARD, A.JIATING_DISCARD), required_to_win=self["dl_ready_required"],
                                   refines_first=True)  # DL.3.3: 夹听 is a 听 with one edge or closed wait
+        self.ready_on_shape_wait = self["dl_ready_shape_wait_enough"]  # DL.3.2: only valid waits, by default
         self.missed_win = missed.RULES[self["dl_missed_win_rule"]]  # DL.4, DL-A7
         self.bugang_at_four = not self["dl_no_bugang_at_4"]
         # DL.6: only the winner's kongs earn, 明杠 (补杠 too) 1 and 暗杠 2 from each of the three.
@@ -131,8 +143,9 @@ class Dalian(BaoFamily):
     # -- DL.3.3 夹听 --------------------------------------------------------------------------------
     def lock_waits(self, ready, hand, melds, waits):
         """DL-A14: a kong after 夹听 must leave the hand 夹听 (its one valid wait, still edge or closed)."""
-        valid = super().lock_waits(ready, hand, melds, waits)
-        return valid if ready != A.JIATING or self.jiating(hand, melds, valid) else ()
+        if ready == A.JIATING and not self.jiating(hand, melds, self.valid_waits(hand, melds) if waits else ()):
+            return ()
+        return super().lock_waits(ready, hand, melds, waits)
 
     def jiating(self, rest, melds, valid) -> bool:
         """DL-A3: one valid winning tile, completing an edge (12→3, 89→7) or closed (n_n+2) wait."""

@@ -22,6 +22,7 @@ from referee.parts.walls import Reserve
 from referee.rules.base import Option, Outcome
 from referee.rules.northern import CHI, CHOW, PUNG, BaoFamily
 from referee.scoring import HandView, Ledger, Priced, pay_wins, settlement
+from referee.state import CONCEALED
 from referee.verdict import Settlement
 
 RED = T.parse("C")[0]  # 红中
@@ -56,7 +57,13 @@ class Harbin(BaoFamily):
                "HRB-A2"),
         Option("hrb_hongzhong_pair_for_pung", True, "a 红中 pair stands in for the 刻 (\"一對紅中一般可以代替\")",
                "HRB.3"),
+        Option("hrb_concealed_kong_opens", False, "a 暗杠 is 开门: it allows 听, and its seat pays as open, not 门清",
+               "HRB.3"),
+        Option("hrb_recheck_conditions_at_win", True, "the 幺九, 刻 and two-suit conditions hold on the final hand "
+               "too (else at 听 only; a win needs just its sequence)", "HRB.5"),
         Option("hrb_ready_lock", True, "after 听: discard the drawn tile, no 吃/碰/明杠, kongs keep the waits",
+               "HRB-A3"),
+        Option("hrb_ready_kong_same_waits", True, "after 听 a 暗杠/补杠 must keep the same waits (else any wait)",
                "HRB-A3"),
         Option("hrb_pass_rule", "none", "漏胡: none, or the supplement's permanent forfeits", "HRB-A4",
                choices=("none", "supplement")),
@@ -67,6 +74,7 @@ class Harbin(BaoFamily):
                "(包牌) and then passes the deal; 0 = never", "HRB-A6"),
         Option("hrb_kadang_unique_wait", True, "卡当 needs the hand's only winning tile in the middle of a sequence",
                "HRB-A8"),
+        Option("hrb_kadang_edge_wait", False, "an edge wait (12→3, 89→7) is 卡当 too", "HRB.6.3"),
         Option("hrb_old_bao_dead", True, "after 换宝 the old 宝 is dead (out of play); else it stays at the tail",
                "HRB-A9"),
         Option("hrb_replacement_skips_reserve", True, "kong replacements come from just before the reserve and 宝",
@@ -83,10 +91,12 @@ class Harbin(BaoFamily):
                                 replacements_skip_reserve=self["hrb_replacement_skips_reserve"])
         # HRB.3: 听 with a discard, or by 吃听; required to win. HRB-A3: the lock.
         lock = ReadyLock("READY_LOCK_BREACH", "READY_CALL", "READY_WAITS_CHANGED",
-                         calls=(A.PON, A.CHI, A.CHI_READY, A.KONG_EXPOSED), same_waits=True,
+                         calls=(A.PON, A.CHI, A.CHI_READY, A.KONG_EXPOSED),
+                         same_waits=self["hrb_ready_kong_same_waits"],
                          call_text="seat {seat} is 听 and may not 吃, 碰 or 明杠")
         self.ready = DiscardReady(lock if self["hrb_ready_lock"] else None, declares=(A.READY_DISCARD, A.CHI_READY),
                                   required_to_win=True)
+        self.concealed_kong_opens = self["hrb_concealed_kong_opens"]  # HRB.3: 吃, 碰 or 明杠 only, by default
         self.missed_win = missed.Permanent() if self["hrb_pass_rule"] == "supplement" else missed.NoMissedWinRule()
         self.bugang_at_four = not self["hrb_no_bugang_at_4"]
         if not self["hrb_chiting_yields_to_pon"]:
@@ -98,6 +108,10 @@ class Harbin(BaoFamily):
         return any(tiles[t] for t in YAOJIU) or self["hrb_hongzhong_counts_as_yaojiu"] and tiles[RED] > 0
 
     def hand_issue(self, v):
+        """HRB.5: the final hand meets HRB.3's whole-hand conditions again (unless only 听 is checked)."""
+        return self.suits_and_yaojiu_issue(v) if self["hrb_recheck_conditions_at_win"] else None
+
+    def suits_and_yaojiu_issue(self, v):
         if len(v.suits) < 2:
             return "清一色: two suits are needed (\"必須有兩種色以上\", 红中 is no suit)"
         if not self.yaojiu(v):
@@ -107,6 +121,8 @@ class Harbin(BaoFamily):
     def reading_issue(self, v):
         if not self.has_set(v, CHOW):
             return "no sequence (\"和牌時必須至少有一組順牌\")"
+        if not self["hrb_recheck_conditions_at_win"]:
+            return None  # the 刻 was asked of the declared hand (declared_pung)
         if not self.has_set(v, PUNG) and not (v.decomposition.pair == RED and self["hrb_hongzhong_pair_for_pung"]):
             return "no 刻 (and no 红中 pair, and no 对倒 wait)"
         return None
@@ -115,7 +131,7 @@ class Harbin(BaoFamily):
         """HRB.3: at 听 the hand itself (melds included) holds a 幺 or 九 (红中, HRB-A2), two suits, and
         a 刻 (a called or concealed triplet, a kong), a 红中 pair, or a 对倒 wait."""
         v = HandView(WinInfo(seat, A.READY_DISCARD, None, None, list(hand), list(melds), 0), "standard")
-        issue = self.hand_issue(v)
+        issue = self.suits_and_yaojiu_issue(v)
         if issue is None and not self.declared_pung(hand, melds, valid):
             issue = "no 刻 in hand (\"聽牌時,牌中必須帶至少一組刻牌\"), no 红中 pair and no 对倒 wait"
         if issue:
@@ -137,16 +153,20 @@ class Harbin(BaoFamily):
 
     # -- HRB.6.3 卡当 -------------------------------------------------------------------------
     def kadang(self, rest, melds, tile: int) -> bool:
-        """The winning tile is the middle of a sequence, and (HRB-A8) the hand's only winning tile:
-        22s 6m7m7m8m9m waiting on 5m and 8m is no 卡当 on 8m (HRB-5)."""
+        """The winning tile is the middle of a sequence (or, with hrb_kadang_edge_wait, closes an edge:
+        12→3, 89→7), and (HRB-A8) the hand's only winning tile: 22s 6m7m7m8m9m waiting on 5m and 8m
+        is no 卡当 on 8m (HRB-5)."""
         valid = self.valid_waits(rest, melds)
         if self["hrb_kadang_unique_wait"] and valid != (tile,):
             return False
-        if tile not in valid or T.is_honor(tile) or T.rank_of(tile) in (1, 9):
+        if tile not in valid or T.is_honor(tile):
             return False
+        rank = T.rank_of(tile)
+        edge_low = {3: tile - 2, 7: tile}.get(rank) if self["hrb_kadang_edge_wait"] else None  # the 12 or the 89
         hand = list(rest)
         hand[tile] += 1
-        return any(tile - 1 in self.concealed_chows(v) for v in self.valid_readings(hand, melds))
+        return any(tile - 1 in lows and rank not in (1, 9) or edge_low in lows
+                   for lows in map(self.concealed_chows, self.valid_readings(hand, melds)))
 
     # -- HRB.6.2 payment --------------------------------------------------------------------
     def multiplier(self, win, bao) -> tuple[int, list[tuple[str, int]]]:
@@ -177,6 +197,13 @@ class Harbin(BaoFamily):
         if win.kind == A.RON and payer == win.from_seat:
             return 1 if self.was_ready(outcome, payer) else self["hrb_chuchong_factor"]
         return 1 if payer in self.open_seats(outcome) else self["hrb_menqing_factor"]
+
+    def open_seats(self, outcome: Outcome) -> set[int]:
+        """开门 for the loser factor: a 吃, 碰 or 明杠; with hrb_concealed_kong_opens a 暗杠 too."""
+        opened = super().open_seats(outcome)
+        if self["hrb_concealed_kong_opens"]:
+            opened |= {k.seat for k in outcome.kongs if k.kong_kind == CONCEALED}
+        return opened
 
     @staticmethod
     def was_ready(outcome: Outcome, seat: int) -> bool:

@@ -29,6 +29,8 @@ class BaoFamily(Ruleset):
     multiple_ron = False  # 截和: only the nearest seat counter-clockwise wins on a discard
     bugang_at_four = True  # 补杠 stays legal at four tiles in hand (it does not shrink the hand)
     forbids_discards = False  # forbid() judges wins and calls only
+    concealed_kong_opens = False  # a 暗杠 alone is 开门 for 听 (哈尔滨 HRB.3 says it is not)
+    ready_on_shape_wait = False  # a shape wait is enough for 听 and the lock (DL.3.2 says only valid waits)
 
     def __init__(self, values=None):
         self._reasons: dict = {}
@@ -117,18 +119,22 @@ class BaoFamily(Ruleset):
 
     def ready_conditions(self, view, seat: int, action, hand, melds):
         """听 needs 开门 (a 暗杠 does not open), four tiles in hand, and a valid wait."""
-        if not any(m.is_open for m in melds):
+        opened = bool(melds) if self.concealed_kong_opens else any(m.is_open for m in melds)
+        if not opened:
             return "READY_NOT_OPEN", f"seat {seat} declared 听 without 开门 (no 吃, 碰 or 明杠 yet)"
         if sum(hand) < FLOOR:
             return "READY_CONDITIONS", f"seat {seat} declared 听 with {sum(hand)} tiles in hand; at least {FLOOR} must stay"
         valid = self.valid_waits(hand, melds)
-        if not valid:
+        if not valid and not self.ready_on_shape_wait:  # (the shape wait itself is the part's check)
             return "READY_CONDITIONS", lambda: self.no_valid_wait(seat, hand, melds)  # written only if flagged
         return self.declaration_issue(view, seat, action, hand, melds, valid)
 
     def lock_waits(self, ready, hand, melds, waits):
-        """Only valid waits are waits (DL.3.2; HRB.3's lock keeps the tiles the hand may win on)."""
-        return self.valid_waits(hand, melds) if waits else ()
+        """Only valid waits are waits (DL.3.2; HRB.3's lock keeps the tiles the hand may win on),
+        unless a shape wait is enough (`ready_on_shape_wait`)."""
+        if not waits:
+            return ()
+        return tuple(waits) if self.ready_on_shape_wait else self.valid_waits(hand, melds)
 
     def no_valid_wait(self, seat: int, hand, melds) -> str:
         shape = self.waits(list(hand), list(melds))
