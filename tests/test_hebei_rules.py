@@ -138,6 +138,10 @@ def test_sea_bottom_and_kong_flower_and_robbing():
     assert names(settle(win(B, A.SELF_WIN, PLAIN, "5m", PLAIN_MELDS, last_tile=True)), B) == {"海底捞月": 2}
     # HB-A7: 海底 only on a self-draw.
     assert names(settle(win(B, A.RON, PLAIN, "5m", PLAIN_MELDS, C, last_tile=True)), B) == {}
+    # ... unless hb_haidi_self_draw_only is off: then the discard after the last live draw counts too.
+    haidi_discard = win(B, A.RON, PLAIN, "5m", PLAIN_MELDS, C, last_discard=True)
+    assert names(settle(haidi_discard), B) == {}
+    assert names(settle(haidi_discard, hb_haidi_self_draw_only="false"), B) == {"海底捞月": 2}
     assert names(settle(win(B, A.SELF_WIN, PLAIN, "5m", PLAIN_MELDS, after_replacement=True)), B) == {"杠上开花": 2}
     assert names(settle(win(B, A.ROB_WIN, PLAIN, "5m", PLAIN_MELDS, C)), B) == {"抢杠胡": 2}
 

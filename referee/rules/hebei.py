@@ -54,8 +54,10 @@ class Hebei(Ruleset):
                "after 一炮多响 the dealer repeats if among the winners", "HB-A12"),
         Option("hb_added_kong_with_held_tile", True,
                "补杠 may use a fourth tile already held, not only the one just drawn", "HB-A13"),
-        Option("hb_kong_after_pon", False, "a seat may 补杠 the 碰 it has just made, before its discard", "HB.2"),
-        Option("hb_ready_checks", True, "check 听 declarations and the lock when the log has them", "HB-A15"),
+        Option("hb_kong_after_pon", False, "a seat may 补杠 in the turn it 碰s (that 碰 or an older one), before "
+               "its discard", "HB.2"),
+        Option("hb_ready_checks", True, "check the 听 lock on a seat whose 听 the log declares (declarations "
+               "themselves are always checked)", "HB-A15"),
         Option("hb_missed_win_rule", "none", "漏胡: what passing a win on a discard costs (none: nothing)",
                "HB-A14", choices=("none", "same_kind_until_draw", "any_until_draw")),
         Option("hb_rob_paid_as", "discarder",
@@ -135,7 +137,10 @@ class Hebei(Ruleset):
             return not v.open_melds and (v.win.kind == A.SELF_WIN or self["hb_menqing_on_discard_win"])
 
         def sea_bottom(v: HandView) -> bool:
-            return v.win.last_tile and (v.win.kind == A.SELF_WIN or not self["hb_haidi_self_draw_only"])
+            if v.win.kind == A.SELF_WIN:
+                return v.win.last_tile
+            # HB-A7's other reading: a win on the discard after the last live draw (海底炮) too.
+            return not self["hb_haidi_self_draw_only"] and (v.win.last_tile or v.win.last_discard)
 
         big_wait_replaces = () if self["hb_dadiaoche_stacks_pengpeng"] else ("碰碰胡",)
         return (
