@@ -137,7 +137,8 @@ CODES: dict[str, Code] = {
              "a 封东 seat may only draw and discard the drawn tile: no calls, no kongs, no win",
              variants="ningxiang"),
         Code("DASHAI_RON_NOT_NEAREST", "杠上炮非最近", "杠上炮 by a seat not nearest",
-             "only the seat nearest the konger in play order wins on its 打筛 tiles", variants="ningxiang"),
+             "the konger wins on its own 打筛 tiles first (then nobody else may); otherwise only the seat "
+             "nearest the konger in play order wins on them", variants="ningxiang"),
         Code("BIRD_MISMATCH", "鸟牌不符", "birds not from the wall",
              "the revealed birds are not the tiles the wall holds after the hand", variants="ningxiang"),
         Code("BIRD_MISMAPPED", "中鸟错算", "wrong bird mapping",

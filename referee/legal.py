@@ -197,8 +197,8 @@ class Legality:
     def why_not_own_kong(self, seat: int, action: A.Action, phase) -> Issue:
         s, tile, rules = self.table.seats[seat], action.tile, self.rules
         if not phase.drew and not (rules.kong_after_pon and action.kind == A.KONG_ADDED and s.melds
-                                   and s.melds[-1].kind == PON and s.melds[-1].tile == tile):
-            after = ", or a 补杠 of the 碰 just made" if rules.kong_after_pon else ""
+                                   and s.melds[-1].kind == PON):
+            after = ", or a 补杠 right after a 碰" if rules.kong_after_pon else ""
             return "ILLEGAL_CALL", f"seat {seat} may not kong in the turn it called (only after a draw{after})"
         if action.kind == A.KONG_CONCEALED and s.hand[tile] != 4:
             return "ILLEGAL_CALL", f"暗杠 {T.label(tile)} needs four in hand; seat {seat} holds {s.hand[tile]}"

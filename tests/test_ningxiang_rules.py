@@ -405,3 +405,60 @@ def test_haidi_bird_rule_option():
     assert codes(record, nx_haidi_bird_rule="no_birds") == [("BIRD_MISMATCH", len(record.events) - 1)]
     verdict = verify_record(haidi_left_win(nx_haidi_bird_rule="no_birds").build())
     assert verdict.violations == [] and verdict.recomputed.payments == (-2, 6, -2, -2)
+
+
+def test_nobody_else_wins_on_dashai_tiles_the_konger_may_win_on():
+    """NX.2 "如打筛玩家能胡牌，则其他玩家不能胡打筛的牌": seat 1 暗杠s 9p and reveals 2s (its own win)
+    and 3m (seat 2's). It lets both go, so seat 2 may not take 3m by 杠上炮, nor is it offered."""
+    from referee.builder import HandBuilder
+    from referee.referee import Replay
+    from referee.verdict import ERROR
+    from referee.verify import verify_record
+
+    b = HandBuilder("nx-konger-first", ruleset="ningxiang").deal(
+        "1249m13578p13579s", "123p456p2345s999p", "12m456p22p345s678s", "2355m34778p1166s").flip_indicator("7m")
+    b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "2s3m")  # 1-4
+    record = b.pass_(1).win(2, "discard", "3m").birds("9m5p").build(claim=False, strict=False)  # 5-7
+    verdict = verify_record(record)
+    assert [(v.code, v.event_index) for v in verdict.violations if v.severity == ERROR] == \
+        [("DASHAI_RON_NOT_NEAREST", 6)]
+    replay = Replay(record, get_ruleset("ningxiang"))
+    replay.begin()
+    for index, event in enumerate(record.events[:5]):
+        replay.index = index
+        replay.step(event)
+    assert [str(a) for a in replay.legal_actions(2)] == ["pass"]
+    assert [str(a) for a in replay.legal_actions(1)] == ["pass", "win self-draw 2s"]
+
+
+def kong_hand(game_id: str, seat2: str, dealer: str = "1234m13578p13579s"):
+    from referee.builder import HandBuilder
+
+    return HandBuilder(game_id, ruleset="ningxiang").deal(
+        dealer, "123p456p789s234s5s", seat2, "2255m34778p1166s").flip_indicator("7m")
+
+
+def test_a_pon_then_kong_is_ready_before_when_the_hand_before_the_pon_was():
+    """NX.2 "tenpai before the kong or after it": seat 2 waits on 2p holding three 3m and takes the
+    dealer's 3m by 碰 then 补杠. After the kong its hand waits on nothing, but before the 碰 it was ready,
+    as before a direct 明杠 of the same tile (the hand after the 碰, 3k+2 tiles, waits on nothing)."""
+    from referee.verify import verify_record
+
+    b = kong_hand("nx-pon-kong-ready-before", "123334455999m2p")
+    b.discard(0, "3m").pon(2, "3m").kong(2, "added", "3m").dashai(2, "3p4s")  # 1-4
+    b.draw_discard(3, "1p").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s")
+    verdict = verify_record(b.build())
+    assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
+
+
+def test_an_older_pon_may_be_konged_right_after_a_later_pon():
+    """NX.2 "…或者出牌后下次摸牌或碰牌后选择杠": seat 2 碰s 3m keeping the fourth and lets 4p go; later it
+    碰s 2p and, in that turn, 补杠s the 3m (ready after it: 55s 99p 123s waits on 9p)."""
+    from referee.verify import verify_record
+
+    b = kong_hand("nx-later-pon-kong", "333m22p55s99p123s4p")
+    b.discard(0, "3m").pon(2, "3m").discard(2, "4p").draw(3, "2p").discard(3, "2p")  # 1-5
+    b.pon(2, "2p").kong(2, "added", "3m").dashai(2, "9s4s")  # 6-8
+    b.draw_discard(3, "1p").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s")
+    verdict = verify_record(b.build())
+    assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)

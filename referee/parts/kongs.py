@@ -135,6 +135,18 @@ class DashaiWindow(Phase):
     def own_wins(self, replay, tile: int) -> bool:
         return self.self_wins(replay, tile) and self.own_win_issue(replay, tile) is None
 
+    def konger_may_win(self, replay) -> bool:
+        """"如打筛玩家能胡牌，则其他玩家不能胡打筛的牌": while the konger may win on a revealed tile,
+        nobody else may win on either, whether the konger takes it or not."""
+        return any(self.own_wins(replay, tile) for tile in set(self.tiles))
+
+    def konger_first_issue(self, replay, seat: int, tile: int):
+        if self.konger_may_win(replay):
+            return "DASHAI_RON_NOT_NEAREST", (f"seat {seat} declared 胡 on seat {self.konger}'s 打筛 tile "
+                                              f"{T.label(tile)}, but seat {self.konger} may win on its own 打筛 "
+                                              f"tiles, and then nobody else may (优先打筛玩家胡牌)")
+        return None
+
     def declare(self, replay, kind, event):
         if kind not in ("win", "pass"):
             return False
@@ -154,7 +166,8 @@ class DashaiWindow(Phase):
             action = A.Action(A.SELF_WIN, tile)
         else:
             action = A.Action(A.RON, tile)
-            replay.flag_issue(replay.legality.why_not_ron(seat, tile, action), seat, fatal=True)
+            replay.flag_issue(self.konger_first_issue(replay, seat, tile)
+                              or replay.legality.why_not_ron(seat, tile, action), seat, fatal=True)
         self.declared.setdefault(seat, []).append((action, replay.index))
         return True
 
@@ -173,7 +186,7 @@ class DashaiWindow(Phase):
         claimants = sorted((s for s, items in declared.items() if s != konger and items),
                            key=lambda s: table.distance(konger, s))
         if not claimants:  # passing a 杠上炮 is a missed win too (and starts a 漏胡 lock)
-            for seat in replay.others(konger):
+            for seat in replay.others(konger) if not self.konger_may_win(replay) else ():
                 for tile in sorted(set(self.tiles)):
                     replay.check_missed_win(seat, A.Action(A.RON, tile), self)
             table.seats[konger].river.extend(self.tiles)  # NX-A9: nobody may call them
@@ -189,10 +202,11 @@ class DashaiWindow(Phase):
 
     def legal(self, replay, seat):
         legal = [A.Action(A.PASS)]
+        others_may = seat != self.konger and not self.konger_may_win(replay)
         for tile in sorted(set(self.tiles)):
             if seat == self.konger and self.own_wins(replay, tile):
                 legal.append(A.Action(A.SELF_WIN, tile))
-            elif seat != self.konger and replay.legality.can_ron(seat, tile):
+            elif others_may and replay.legality.can_ron(seat, tile):
                 legal.append(A.Action(A.RON, tile))
         return legal
 

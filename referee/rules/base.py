@@ -72,7 +72,7 @@ class Ruleset:
     chi_from_left_only = True
     multiple_ron = True  # 一炮多响
     robbable_kongs: tuple[str, ...] = (ADDED,)
-    kong_after_pon = False  # may a seat 补杠 the 碰 it has just made, before its discard?
+    kong_after_pon = False  # may a seat 补杠 in the turn of a 碰 (that one or an older one), before its discard?
     # Does the system win for a seat in 托管 (auto-play)? Only then is a win it lets go an error
     # (AUTO_WIN_MISSED); elsewhere it is a pass like any other (MISSED_WIN and the 漏胡 rule).
     auto_play_wins = False

@@ -47,7 +47,7 @@ class Ningxiang(Ruleset):
     chi_allowed = True  # NX.2: from the 上家 only
     multiple_ron = False  # "没有一炮多响": only 海底炮 may be won by several (通炮)
     robbable_kongs = (ADDED,)  # only a 碰杠
-    kong_after_pon = True  # NX.2 "先选择碰牌，再选择杠": 碰 the fourth, then 杠 it at once
+    kong_after_pon = True  # NX.2 "先选择碰牌，再选择杠或者…碰牌后选择杠": a 补杠 right after a 碰
     options = (
         Option("nx_king_is_wild", False, "the 正王 itself is wild too (it is a natural tile by default)", "NX-A1"),
         Option("nx_pure_kings_wrap", True, "纯王 wrap at the ends: 正王 1 gives 9 and 2, 正王 9 gives 8 and 1",
@@ -340,11 +340,14 @@ class Ningxiang(Ruleset):
     def forbid_kong(self, view, seat: int, action):
         """NX.2: a kong only when ready, before or after it ("听牌状态" is objective tenpai)."""
         s, tile = view.seats[seat], action.tile
-        before = list(s.hand)
+        before, before_melds = list(s.hand), s.melds
         if action.kind != A.KONG_EXPOSED and s.drawn is not None:
             before[s.drawn] -= 1  # "听牌状态" is the hand waiting before this turn's draw
+        elif action.kind == A.KONG_ADDED and s.drawn is None and s.melds and s.melds[-1].kind == PON:
+            before[s.melds[-1].tile] += 2  # a 补杠 right after a 碰: the hand waiting before that 碰
+            before_melds = s.melds[:-1]
         after, melds = view.hand_after_kong(seat, tile, A.KONG_FROM_HAND[action.kind])
-        if not view.waits_of_hand(after, melds) and not view.waits_of_hand(before, s.melds):
+        if not view.waits_of_hand(after, melds) and not view.waits_of_hand(before, before_melds):
             return "KONG_NOT_READY", f"seat {seat} is not ready before or after 杠 {T.label(tile)}"
         return None
 
