@@ -581,12 +581,14 @@ class Replay:
         return []
 
     def continues(self, seat: int, action: A.Action, closer: pb.Event | None) -> bool:
-        """Does the closing event carry on this call (the caller discards, or resolves its kong)?"""
+        """Does the closing event carry on this call (the caller discards, resolves its kong, or
+        makes the 补杠 a rule book allows right after a 碰)?"""
         if closer is None or closer.seat != seat:
             return False
         if action.kind == A.KONG_EXPOSED:
             return self.rules.kong_draw.continues(closer)
-        return closer.WhichOneof("kind") == "discard"
+        kind = closer.WhichOneof("kind")
+        return kind == "discard" or kind == "kong" and action.kind == A.PON and self.rules.kong_after_pon
 
     def close_claim(self, phase: Claim, closer: pb.Event | None) -> None:
         declared, table = phase.declared, self.table

@@ -431,11 +431,11 @@ def test_nobody_else_wins_on_dashai_tiles_the_konger_may_win_on():
     assert [str(a) for a in replay.legal_actions(1)] == ["pass", "win self-draw 2s"]
 
 
-def kong_hand(game_id: str, seat2: str, dealer: str = "1234m13578p13579s"):
+def kong_hand(game_id: str, seat2: str, dealer: str = "1234m13578p13579s", seat1: str = "123p456p789s234s5s"):
     from referee.builder import HandBuilder
 
     return HandBuilder(game_id, ruleset="ningxiang").deal(
-        dealer, "123p456p789s234s5s", seat2, "2255m34778p1166s").flip_indicator("7m")
+        dealer, seat1, seat2, "2255m34778p1166s").flip_indicator("7m")
 
 
 def test_a_pon_then_kong_is_ready_before_when_the_hand_before_the_pon_was():
@@ -462,3 +462,15 @@ def test_an_older_pon_may_be_konged_right_after_a_later_pon():
     b.draw_discard(3, "1p").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s")
     verdict = verify_record(b.build())
     assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
+
+
+def test_a_pon_carried_on_by_its_kong_still_took_the_tile():
+    """A 碰 followed at once by its 补杠 takes the discard as a 碰 followed by a discard does: seat 1
+    declares 胡 on the dealer's 5s, seat 2 碰s it and 补杠s, which breaks 胡 > 碰 (CLAIM_PRIORITY)."""
+    from referee.verify import verify_record
+
+    b = kong_hand("nx-pon-kong-over-win", "123m555s456p789p2p", dealer="1234m13578p1379s5s",
+                  seat1="123p456p789s34s55m")  # seat 1 waits on 2s/5s, seat 2 on 2p
+    b.discard(0, "5s").win(1, "discard", "5s").pon(2, "5s").kong(2, "added", "5s").dashai(2, "3p4s")  # 1-5
+    verdict = verify_record(b.build(claim=False, strict=False))
+    assert [(v.code, v.event_index) for v in verdict.errors][:1] == [("CLAIM_PRIORITY", 3)]
