@@ -186,12 +186,7 @@ class Bao(NoWilds):
         if self.source == LAST:
             expected = self.target(wall, state, change)
             if change and self.old_leaves_play and wall.remaining:
-                old = wall.back - 1
-                if unknown:
-                    replay.count_unlogged(seat, table.indicator)  # revealed as it leaves play
-                wall.remove(old)
-                table.dead[table.indicator] += 1
-                state.dead.append(table.indicator)
+                self.leave_play(replay, seat, wall.back - 1, table.indicator, unknown)  # the old 宝
             if not unknown:
                 self.check(replay, seat, tile, logged, [expected], "the last wall tile")
         else:
@@ -214,9 +209,15 @@ class Bao(NoWilds):
             if not places:
                 return  # no such tile where the 宝 may lie (flagged by check): none to take out
             index = places[-1]
+        self.leave_play(replay, seat, index, tile, unknown)
+
+    def leave_play(self, replay, seat: int, index: int, tile: int, unknown: bool) -> None:
+        """An indicator out of the undrawn wall at `index` and dead (a wall the record does not log
+        counts it as seen now)."""
+        table = replay.table
         if unknown:
             replay.count_unlogged(seat, tile)  # revealed as it leaves play
-        wall.remove(index)
+        table.wall.remove(index)
         table.dead[tile] += 1
         self.state(table).dead.append(tile)
 

@@ -185,10 +185,11 @@ class DashaiWindow(Phase):
             return
         claimants = sorted((s for s, items in declared.items() if s != konger and items),
                            key=lambda s: table.distance(konger, s))
-        if not claimants:  # passing a 杠上炮 is a missed win too (and starts a 漏胡 lock)
-            for seat in replay.others(konger) if not self.konger_may_win(replay) else ():
-                for tile in sorted(set(self.tiles)):
-                    replay.check_missed_win(seat, A.Action(A.RON, tile), self)
+        if not claimants:
+            if not self.konger_may_win(replay):  # passing a 杠上炮 is a missed win too (and starts a 漏胡 lock)
+                for seat in replay.others(konger):
+                    for tile in sorted(set(self.tiles)):
+                        replay.check_missed_win(seat, A.Action(A.RON, tile), self)
             table.seats[konger].river.extend(self.tiles)  # NX-A9: nobody may call them
             replay.due_draw(table.next_seat(konger))
             return
