@@ -16,7 +16,7 @@ from referee.rules import get_ruleset
 from referee.state import DEALT, Wall, deal_seats
 from referee.verdict import ERROR
 
-KONG_KIND = {"concealed": pb.CONCEALED, "exposed": pb.EXPOSED, "added": pb.ADDED}
+KONG_KIND = {"concealed": pb.CONCEALED, "exposed": pb.EXPOSED, "added": pb.ADDED, "borrowed": pb.BORROWED}
 WIN_KIND = {"self": pb.SELF_DRAW, "discard": pb.DISCARD, "rob": pb.ROB_KONG}
 OFFER_KINDS = {"draw": pb.ACT_DRAW, "discard": pb.ACT_DISCARD, "chi": pb.ACT_CHI, "pon": pb.ACT_PON,
                "kong": pb.ACT_KONG, "ready": pb.ACT_READY, "win": pb.ACT_WIN, "pass": pb.ACT_PASS,

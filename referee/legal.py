@@ -20,6 +20,8 @@ from referee.state import CONCEALED, KONG, PON, Meld, TableView, melds_key
 Issue = tuple[str, str] | None
 DISCARD_OF = tuple(A.Action(A.DISCARD, t) for t in range(T.KINDS))
 KIND_RANGE = range(T.KINDS)
+DRAW_ACTION = A.Action(A.DRAW)
+AFTER_PON_KONGS = (A.KONG_ADDED, A.KONG_BORROWED)  # own kongs a rule book may allow right after a 碰
 UNKNOWN_WAITS = (-1, ())  # (version, waits) of a seat not looked at yet: no seat's version is -1
 
 
@@ -196,7 +198,7 @@ class Legality:
 
     def why_not_own_kong(self, seat: int, action: A.Action, phase) -> Issue:
         s, tile, rules = self.table.seats[seat], action.tile, self.rules
-        if not phase.drew and not (rules.kong_after_pon and action.kind == A.KONG_ADDED and s.melds
+        if not phase.drew and not (rules.kong_after_pon and action.kind in AFTER_PON_KONGS and s.melds
                                    and s.melds[-1].kind == PON):
             after = ", or a 补杠 right after a 碰" if rules.kong_after_pon else ""
             return "ILLEGAL_CALL", f"seat {seat} may not kong in the turn it called (only after a draw{after})"
@@ -204,10 +206,30 @@ class Legality:
             return "ILLEGAL_CALL", f"暗杠 {T.label(tile)} needs four in hand; seat {seat} holds {s.hand[tile]}"
         if action.kind == A.KONG_ADDED and tile not in rules.added_kong_tiles(s.hand, s.melds, s.drawn):
             return "ILLEGAL_CALL", f"补杠 {T.label(tile)} needs a 碰 of it and the fourth tile in hand"
-        if action.kind == A.KONG_BORROWED and not rules.may_borrow_kong(self.view, seat, tile):
-            return "ILLEGAL_CALL", f"借子开杠 {T.label(tile)} needs a 碰 of the 正王"
+        return self.why_not_kong_here(seat, action)
+
+    def why_not_kong_here(self, seat: int, action: A.Action) -> Issue:
+        """What any kong at this point must meet besides its timing and its tiles in hand: a 借子开杠's
+        碰 of the 正王, the ruleset's kong resolution, its forbidden moves and the 听 lock."""
+        rules = self.rules
+        if action.kind == A.KONG_BORROWED and not rules.may_borrow_kong(self.view, seat, action.tile):
+            return "ILLEGAL_CALL", f"借子开杠 {T.label(action.tile)} needs a 碰 of the 正王"
         return (rules.kong_draw.why_not_kong(self) or rules.forbid(self.view, seat, action)
                 or rules.ready.lock_issue(self, seat, action))
+
+    def borrowed_kongs(self, seat: int) -> list[A.Action]:
+        """借子开杠 kongs the seat's melds allow (whether they may be made now: why_not_kong_here)."""
+        rules = self.rules
+        return [A.Action(A.KONG_BORROWED, m.tile) for m in self.table.seats[seat].melds
+                if rules.may_borrow_kong(self.view, seat, m.tile)]
+
+    def draw_actions(self, seat: int, phase) -> list[A.Action]:
+        """A due draw; where the rule book has 借子开杠, a borrowed kong may take its place (the
+        indicator is the turn's tile, so the hand keeps 3k+1 tiles and 打筛 follows, SPEC NX.2)."""
+        legal = [DRAW_ACTION]
+        if self.borrows and not phase.replacement:
+            legal += [a for a in self.borrowed_kongs(seat) if self.why_not_kong_here(seat, a) is None]
+        return legal
 
     def why_not_ron(self, seat: int, tile: int, action: A.Action) -> Issue:
         s = self.table.seats[seat]
@@ -268,8 +290,7 @@ class Legality:
             kongs = [A.Action(A.KONG_CONCEALED, t) for t, n in enumerate(s.hand) if n == 4] if 4 in s.hand else []
             kongs += [A.Action(A.KONG_ADDED, t) for t in rules.added_kong_tiles(s.hand, s.melds, s.drawn)]
             if self.borrows:
-                kongs += [A.Action(A.KONG_BORROWED, m.tile) for m in s.melds
-                          if rules.may_borrow_kong(self.view, seat, m.tile)]
+                kongs += self.borrowed_kongs(seat)
             legal += [a for a in kongs if self.why_not_own_kong(seat, a, phase) is None]
         # After a 吃听 every discard declares 听; otherwise a plain discard, or a declaration with it
         # where the hand after it may be ready (rules.ready_candidates, found without a wait search).

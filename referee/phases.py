@@ -93,12 +93,14 @@ class DrawDue(Phase):
         replay.on_draw_due(kind, event, self)
 
     def legal(self, replay, seat):
-        return [A.Action(A.DRAW)] if seat == self.seat else []
+        return replay.legality.draw_actions(seat, self) if seat == self.seat else []
 
     def seat_to_act(self):
         return self.seat
 
     def event_for(self, replay, seat, action):
+        if action.kind != A.DRAW:  # a 借子开杠 in place of the draw
+            return super().event_for(replay, seat, action)
         wall, skip = replay.table.wall, replay.rules.wall_end.replacement_skip
         tile = wall.tiles[wall.back - 1 - skip] if self.replacement else wall.tiles[wall.front]
         return pb.Event(seat=seat, draw=pb.Draw(tile=T.to_proto(tile), replacement=self.replacement))

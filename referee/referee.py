@@ -343,6 +343,8 @@ class Replay:
         self.due_draw(seat)
         due = self.phase
         if type(due) is DrawDue and due.seat == seat and not due.replacement:
+            if self.trace and self.legality.borrows:
+                self.note_draw_decision(due, A.Action(A.DRAW))
             self.draw(seat, event, False, self.live())
         else:  # a part's step comes first (a 宝 flip, the 海底 offer): the phase takes the event
             self.dispatch("draw", event)
@@ -754,6 +756,8 @@ class Replay:
                 self.flag("ILLEGAL_EXHAUSTIVE_DRAW", event.seat, f"荒庄 declared with {max(live, 0)} live tiles "
                           f"left and seat {phase.seat} to draw", fatal=True)
             return self.end_drawn()
+        if kind == "kong" and event.seat == phase.seat and event.kong.kind == pb.BORROWED and not phase.replacement:
+            return self.borrow_for_draw(phase, event)
         if kind != "draw" or event.seat != phase.seat:
             if not phase.replacement and live <= 0:
                 self.flag("EVENT_AFTER_END", event.seat, f"{kind} by seat {event.seat} after the wall ran out "
@@ -761,7 +765,23 @@ class Replay:
             what = "its kong replacement" if phase.replacement else "a tile"
             self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {phase.seat} is to "
                       f"draw {what}", fatal=True)
+        if self.trace and self.legality.borrows:
+            self.note_draw_decision(phase, A.Action(A.DRAW))
         self.draw(phase.seat, event, phase.replacement, live)
+
+    def borrow_for_draw(self, phase: DrawDue, event: pb.Event) -> None:
+        """借子开杠 in place of the due draw: the borrowed indicator is the turn's tile (SPEC NX.2)."""
+        seat = phase.seat
+        action = A.Action(A.KONG_BORROWED, self.event_tile(event.kong.tile, seat))
+        if self.trace:
+            self.note_draw_decision(phase, action)
+        self.flag_issue(self.legality.why_not_kong_here(seat, action), seat)
+        self.apply_own_kong(seat, action)
+
+    def note_draw_decision(self, phase: DrawDue, taken: A.Action) -> None:
+        """A due draw is a decision only where a 借子开杠 may take its place."""
+        if len(phase.legal(self, phase.seat)) > 1:
+            self.note_decision(phase.seat, "draw", phase, taken)
 
     def draw(self, seat: int, event: pb.Event, replacement: bool, live: int | None = None) -> None:
         """Take the seat's draw (`live`: the live count before it, if the caller has it)."""

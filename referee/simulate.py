@@ -475,6 +475,11 @@ class SelfPlay:
         if not phase.replacement and replay.live() <= 0:
             self.emit(pb.Event(seat=self.record.dealer, exhaustive_draw=pb.ExhaustiveDraw()))
             return
+        if replay.legality.borrows and not phase.replacement:  # a 借子开杠 in place of the draw, now and then
+            borrow = next((a for a in phase.legal(replay, phase.seat) if a.kind == A.KONG_BORROWED), None)
+            if borrow is not None and self.rng.random() < self.policy.kong:
+                self.emit(phase.event_for(replay, phase.seat, borrow), phase)
+                return
         self.emit(phase.event_for(replay, phase.seat, A.Action(A.DRAW)), phase)
 
     def log_after_hand(self) -> None:

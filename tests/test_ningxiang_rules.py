@@ -474,3 +474,82 @@ def test_a_pon_carried_on_by_its_kong_still_took_the_tile():
     b.discard(0, "5s").win(1, "discard", "5s").pon(2, "5s").kong(2, "added", "5s").dashai(2, "3p4s")  # 1-5
     verdict = verify_record(b.build(claim=False, strict=False))
     assert [(v.code, v.event_index) for v in verdict.errors][:1] == [("CLAIM_PRIORITY", 3)]
+
+
+# -- 借子开杠 (NX.2): the borrowed indicator is the kong's fourth tile, so the hand keeps its count --
+def borrow_hand(game_id: str):
+    """Seat 2 碰s the dealer's 7m (the 正王's three copies in play) and lets 5s go: it holds
+    123p456p234s5s + 碰 777m and waits on 2s/5s. The others draw and discard once each."""
+    b = kong_hand(game_id, "77m123p456p234s55s", dealer="1247m13578p13579s", seat1=JUNK_2)
+    b.discard(0, "7m").pon(2, "7m").discard(2, "5s")  # 1-3
+    return b.draw_discard(3, "9m").draw_discard(0, "1m").draw_discard(1, "3m")  # 4-9
+
+
+def errors_of(record):
+    return [(v.code, v.event_index) for v in verify_record(record).violations if v.severity == "error"]
+
+
+def test_a_borrowed_kong_in_place_of_the_draw_may_win_on_its_dashai_tile():
+    """"当玩家碰了正王以后…可借用牌墩上的'正王'来开杠（打筛子）": at its turn seat 2 borrows the
+    flipped 7m instead of drawing; its 10 tiles still wait on 2s/5s, and its 打筛 reveals 2s:
+    杠上开花. (Before, a borrow could come only after a draw, and left 3k+2 tiles that never win.)"""
+    b = borrow_hand("nx-borrow-flower")
+    b.kong(2, "borrowed", "7m").dashai(2, "2s1s").win(2, "self", "2s").birds("9m5p")  # 10-13
+    verdict = verify_record(b.build())
+    assert verdict.violations == [] and verdict.winners == (2,)
+
+
+def test_a_fruitless_borrowed_kong_passes_the_turn_as_any_kong():
+    """NX-A9 after a borrow in place of the draw: nobody wins on 9m/1s, the 下家 draws, and seat 2
+    (10 tiles + the kong) later wins on the dealer's 5s."""
+    b = borrow_hand("nx-borrow-then-ron")
+    b.kong(2, "borrowed", "7m").dashai(2, "9m1s")  # 10-11
+    b.draw_discard(3, "2m").draw(0, "4p").discard(0, "5s").win(2, "discard", "5s").birds("9m5p")
+    verdict = verify_record(b.build())
+    assert verdict.violations == [] and verdict.winners == (2,)
+
+
+def test_a_borrow_after_the_draw_leaves_a_tile_to_discard():
+    """A borrow made after drawing (9p) takes no tile from the hand: after its fruitless 打筛 seat 2
+    holds 3k+2 tiles and discards one, as after any draw; then it may win (on the dealer's 5s).
+    Its 杠上开花 on 2s is no win there: 11 tiles and 2s complete nothing."""
+    b = borrow_hand("nx-borrow-after-draw")
+    b.draw(2, "9p").kong(2, "borrowed", "7m").dashai(2, "9m1s").discard(2, "9p")  # 10-13
+    b.draw_discard(3, "2m").draw(0, "4p").discard(0, "5s").win(2, "discard", "5s").birds("9m5p")
+    verdict = verify_record(b.build())
+    assert verdict.violations == [] and verdict.winners == (2,)
+    flower = borrow_hand("nx-borrow-after-draw-flower")
+    flower.draw(2, "9p").kong(2, "borrowed", "7m").dashai(2, "2s1s").win(2, "self", "2s").birds("9m5p")
+    assert errors_of(flower.build(claim=False, strict=False))[:1] == [("FALSE_WIN", 13)]
+
+
+def test_the_literal_reading_of_nx_a9_after_a_borrow_is_accepted():
+    """NX-A9 read literally (the 下家 draws after any fruitless 打筛) is no breach after a borrow
+    made with a tile to spare either: the konger keeps the tile, and its hand can no longer win."""
+    b = borrow_hand("nx-borrow-literal")
+    b.draw(2, "9p").kong(2, "borrowed", "7m").dashai(2, "9m1s").draw_discard(3, "2m")  # 10-13
+    b.draw(0, "4p").discard(0, "5s").draw_discard(1, "1p").draw(2, "5s").discard(2, "9p")  # 14-20
+    b.draw_discard(3, "1p").draw(0, "2s").discard(0, "2s")  # 21-23: seat 2 (11 tiles + the kong) cannot take 5s or 2s
+    assert errors_of(b.build(claim=False, strict=False)) == [("HAND_INCOMPLETE", None)]
+
+
+def test_a_borrow_in_place_of_the_draw_is_a_legal_action_there():
+    """At seat 2's due draw the move generator lists the draw and the borrow; a seat without a 碰
+    of the 正王 may not borrow (ILLEGAL_CALL), nor a seat that is not ready (KONG_NOT_READY)."""
+    from referee.referee import Replay
+
+    record = borrow_hand("nx-borrow-legal").build(claim=False, strict=False)
+    replay = Replay(record, get_ruleset("ningxiang"))
+    replay.begin()
+    for index, event in enumerate(record.events):
+        replay.index = index
+        replay.step(event)
+    replay.close_window(None)
+    assert [str(a) for a in replay.legal_actions(2)] == ["draw", "kong borrowing the indicator 7m"]
+    b = kong_hand("nx-borrow-no-pon", "77m123p456p234s55s", dealer="1247m13578p13579s", seat1=JUNK_2)
+    b.discard(0, "1m").draw_discard(1, "3m").kong(2, "borrowed", "7m").dashai(2, "9m1s")
+    assert errors_of(b.build(claim=False, strict=False))[:1] == [("ILLEGAL_CALL", 4)]
+    b = kong_hand("nx-borrow-not-ready", "77m123p456p2379s5s", dealer="1247m13578p13579s", seat1=JUNK_2)
+    b.discard(0, "7m").pon(2, "7m").discard(2, "5s")  # 123p456p2379s + 777m waits on nothing
+    b.draw_discard(3, "9m").draw_discard(0, "1m").draw_discard(1, "3m").kong(2, "borrowed", "7m").dashai(2, "9m1s")
+    assert ("KONG_NOT_READY", 10) in errors_of(b.build(claim=False, strict=False))

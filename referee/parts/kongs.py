@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from referee import actions as A
 from referee import tiles as T
-from referee.phases import DrawDue, Ended, Phase
+from referee.phases import DrawDue, Ended, Phase, Turn
 
 UNKNOWN = -1  # a wall position the platform did not log
 
@@ -191,7 +191,10 @@ class DashaiWindow(Phase):
                     for tile in sorted(set(self.tiles)):
                         replay.check_missed_win(seat, A.Action(A.RON, tile), self)
             table.seats[konger].river.extend(self.tiles)  # NX-A9: nobody may call them
-            replay.due_draw(table.next_seat(konger))
+            if sum(table.seats[konger].hand) % 3 == 2:
+                replay.phase = DiscardAfterBorrow(konger, False)
+            else:
+                replay.due_draw(table.next_seat(konger))
             return
         winner = claimants[0]
         for seat in claimants[1:]:
@@ -213,3 +216,24 @@ class DashaiWindow(Phase):
 
     def order(self, replay):
         return [self.konger] + replay.others(self.konger)
+
+
+@dataclass(frozen=True)
+class DiscardAfterBorrow(Turn):
+    """After a fruitless 打筛 of a 借子开杠 made with a tile to spare (after a draw or a 碰: the
+    borrowed indicator took none from the hand), the konger holds 3k+2 tiles and discards one, as
+    after any draw; NX-A9's "14 − 4 = 10" holds only for a kong that took its fourth tile from the
+    hand. A record in which the 下家 draws at once (NX-A9 read literally) is accepted too: the
+    konger keeps the spare tile, and with it a hand that can no longer win."""
+
+    def on_event(self, replay, kind, event):
+        after = replay.table.next_seat(self.seat)
+        if kind in ("draw", "kong") and event.seat == after:  # its draw, or a 借子开杠 in its place
+            replay.due_draw(after)
+            return replay.phase.on_event(replay, kind, event)
+        replay.on_turn(kind, event, self)
+
+    def legal(self, replay, seat):
+        if seat == replay.table.next_seat(self.seat):
+            return DrawDue.of(seat, False).legal(replay, seat)
+        return super().legal(replay, seat)

@@ -3,7 +3,8 @@
 
 108 suited tiles. After the deal a flipped 正王 leaves play; its two neighbours in the suit
 are the 纯王, eight wildcards that may never be discarded. 吃 from the 上家 only. A kong
-needs a ready hand and is resolved by 打筛: two tiles revealed instead of a replacement.
+needs a ready hand and is resolved by 打筛: two tiles revealed instead of a replacement;
+a seat that 碰'd the 正王 may borrow the flipped one for its kong (借子开杠), in place of its draw.
 报听 right after the deal locks the hand. 漏胡: no win on a discard until the seat draws or
 calls again. 封东, 海底漫游, 小胡 2 / 大胡 7n per payer doubled by each special, 扎鸟 birds.
 """
@@ -343,8 +344,9 @@ class Ningxiang(Ruleset):
         before, before_melds = list(s.hand), s.melds
         if action.kind != A.KONG_EXPOSED and s.drawn is not None:
             before[s.drawn] -= 1  # "听牌状态" is the hand waiting before this turn's draw
-        elif action.kind == A.KONG_ADDED and s.drawn is None and s.melds and s.melds[-1].kind == PON:
-            before[s.melds[-1].tile] += 2  # a 补杠 right after a 碰: the hand waiting before that 碰
+        elif action.kind in (A.KONG_ADDED, A.KONG_BORROWED) and s.drawn is None and sum(before) % 3 == 2 and \
+                s.melds and s.melds[-1].kind == PON:
+            before[s.melds[-1].tile] += 2  # a kong right after a 碰: the hand waiting before that 碰
             before_melds = s.melds[:-1]
         after, melds = view.hand_after_kong(seat, tile, A.KONG_FROM_HAND[action.kind])
         if not view.waits_of_hand(after, melds) and not view.waits_of_hand(before, before_melds):
