@@ -18,6 +18,7 @@ from referee.proto import record_pb2 as pb
 
 class Phase:
     window = False  # True for a window: several seats may declare before it is resolved
+    special_tile = False  # a window on a tile won by 杠上炮, 抢杠 or 海底炮 (a 漏胡 rule may spare its pass)
     name = "phase"  # the decision window's name in traces
 
     def on_event(self, replay, kind: str, event) -> None:
@@ -132,6 +133,10 @@ class Claim(Phase):
     def order(self, replay):
         return replay.others(self.discarder)
 
+    @property
+    def special_tile(self) -> bool:
+        return self.last_tile  # 海底炮
+
 
 @dataclass
 class Rob(Phase):
@@ -141,6 +146,7 @@ class Rob(Phase):
     index: int
     declared: dict
     window = True
+    special_tile = True  # 抢杠
     name = "rob"
 
     def declare(self, replay, kind, event):

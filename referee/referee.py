@@ -449,7 +449,7 @@ class Replay:
                       f"the system must win for it", index=index)
         else:
             self.flag("MISSED_WIN", seat, f"seat {seat} could win on {tile} and did not", index=index)
-        if marks:
+        if marks and (self.rules.missed_win.special_tiles or not phase.special_tile):
             self.rules.missed_win.passed(s, win)
 
     def moved(self, seat: int) -> None:

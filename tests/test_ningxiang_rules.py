@@ -553,3 +553,20 @@ def test_a_borrow_in_place_of_the_draw_is_a_legal_action_there():
     b.discard(0, "7m").pon(2, "7m").discard(2, "5s")  # 123p456p2379s + 777m waits on nothing
     b.draw_discard(3, "9m").draw_discard(0, "1m").draw_discard(1, "3m").kong(2, "borrowed", "7m").dashai(2, "9m1s")
     assert ("KONG_NOT_READY", 10) in errors_of(b.build(claim=False, strict=False))
+
+
+def test_missed_win_on_special_tiles_option():
+    """NX.4 [REC] "Passing a 杠上炮, 抢杠 or 海底炮 win also triggers it": seat 3 lets seat 1's 打筛
+    tile 3m go (seat 1 cannot win on 3m or 9m), then wins on seat 2's 3m before drawing:
+    RON_AFTER_MISSED_WIN. With nx_missed_win_on_special_tiles=false that pass marks nothing."""
+    from referee.builder import HandBuilder
+    from referee.phases import Claim
+
+    b = HandBuilder("nx-special-pass", ruleset="ningxiang").deal(
+        NX_DEALER, KONG_1, JUNK_2, "12m456p22p345s678s").flip_indicator("7m")
+    b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "3m9m")  # 1-4
+    b.draw(2, "1p").discard(2, "3m").win(3, "discard", "3m").birds("9m5p")  # 5-8
+    record = b.build(claim=False, strict=False)
+    assert codes(record) == [("MISSED_WIN", 4), ("RON_AFTER_MISSED_WIN", 7)]
+    assert codes(record, nx_missed_win_on_special_tiles=False) == [("MISSED_WIN", 4)]
+    assert Claim(0, 0, 0, {}, last_tile=True).special_tile and not Claim(0, 0, 0, {}).special_tile

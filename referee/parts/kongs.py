@@ -119,6 +119,7 @@ class DashaiWindow(Phase):
     index: int
     declared: dict = field(default_factory=dict)  # seat -> list of (Action, event index)
     window = True
+    special_tile = True  # 杠上炮
     name = "dashai"
 
     def self_wins(self, replay, tile: int) -> bool:

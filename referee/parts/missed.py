@@ -17,6 +17,7 @@ class NoMissedWinRule:
     """No consequence (河北 HB-A14, 推倒胡 TDH-A5, 哈尔滨 HRB-A4)."""
     name = "none"
     code = ""  # the code a win against this rule is reported with
+    special_tiles = True  # a win passed on a 杠上炮, 抢杠 or 海底炮 tile counts too (NX.4 [REC])
 
     def passed(self, seat, win: A.Action) -> None:
         """The seat let this win go."""
@@ -34,6 +35,9 @@ class AnyUntilDraw(NoMissedWinRule):
     (宁乡 NX.4); self-draw is unaffected."""
     name = "any_until_draw"
     code = RON_LOCKED
+
+    def __init__(self, special_tiles: bool = True):
+        self.special_tiles = special_tiles
 
     def passed(self, seat, win):
         if win.kind != A.SELF_WIN:

@@ -72,6 +72,8 @@ class Ningxiang(Ruleset):
         Option("nx_pon_over_chi", True, "碰/杠 outrank 吃 on one discard (else they rank equal, nearest seat first)",
                "NX-A15"),
         Option("nx_calls_on_haidi_discard", False, "碰 and 吃 may take the 海底 discard", "NX.4"),
+        Option("nx_missed_win_on_special_tiles", True,
+               "passing a win on a 杠上炮, 抢杠 or 海底炮 tile starts the 漏胡 lock too", "NX.4"),
         Option("nx_haidi_bird_rule", "haidi_is_bird",
                "birds when the wall is down to the 海底: it is the one bird (haidi_is_bird), or there are none "
                "(no_birds)", "NX-A7", choices=("haidi_is_bird", "no_birds")),
@@ -92,7 +94,7 @@ class Ningxiang(Ruleset):
             kong_text="after 报听, 杠 {tile} leaves seat {seat} not ready",
             waits_text="after 报听, 杠 {tile} changes seat {seat}'s waits"),
             after_indicator=self["nx_baoting_after_indicator"])  # NX-A20: the window opens at the 正王 flip
-        self.missed_win = AnyUntilDraw()  # NX.4 漏胡
+        self.missed_win = AnyUntilDraw(self["nx_missed_win_on_special_tiles"])  # NX.4 漏胡
         self.after_hand = (Birds(self.bird_count),)  # NX.6.2 扎鸟
         self.big_patterns, self.specials = self._patterns()
         if not self["nx_pon_over_chi"]:
