@@ -31,6 +31,16 @@ class WinInfo:
     room: list[int] | None = None  # copies each kind could total in the concealed hand (with wilds)
     drawn_wild: bool = False  # a self-draw whose drawn tile the seat could use as a wildcard (摸宝)
     by_indicator: bool = False  # won on the indicator's kind on first seeing it, no tile drawn (冲宝)
+    face_tile: bool = False  # the winning tile, of a wild kind, counts at face value (a discarded 纯王, NX-A12)
+
+    def naturals_and_wilds(self) -> tuple[list[int], int]:
+        """(natural tiles, number of wildcards) of the concealed hand, winning tile included."""
+        naturals = [0 if t in self.wilds else c for t, c in enumerate(self.hand)]
+        count = sum(self.hand[t] for t in self.wilds)
+        if self.face_tile and self.tile in self.wilds:
+            naturals[self.tile] += 1
+            count -= 1
+        return naturals, count
 
 
 @dataclass

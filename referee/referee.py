@@ -633,7 +633,8 @@ class Replay:
             for seat in wins:
                 self.add_win(seat, A.RON, phase.tile, phase.discarder, declared[seat][1], last_tile=phase.last_tile,
                              after_kong_discard=table.kong_discard,
-                             last_discard=table.last_live_draw and self.live() <= 0)
+                             last_discard=table.last_live_draw and self.live() <= 0,
+                             face_tile=self.rules.discard_at_face(self.view, phase.tile))
             self.end()
             return
         self.due_draw(table.next_seat(phase.discarder))

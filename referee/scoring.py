@@ -62,13 +62,17 @@ class HandView:
         self.context = context
 
     @cached_property
+    def _split(self) -> tuple[list[int], int]:
+        return self.win.naturals_and_wilds()
+
+    @cached_property
     def naturals(self) -> list[int]:
         """The concealed tiles that are not wild."""
-        return [0 if t in self.win.wilds else c for t, c in enumerate(self.win.hand)]
+        return self._split[0]
 
     @cached_property
     def wild_count(self) -> int:
-        return sum(self.win.hand[t] for t in self.win.wilds)
+        return self._split[1]
 
     @cached_property
     def all_tiles(self) -> list[int]:
@@ -137,8 +141,7 @@ def readings(win: WinInfo, shape_names: Iterable[str], context: HandContext | No
     views = []
     for shape in shape_names:
         if shape == "standard":
-            naturals = [0 if t in win.wilds else c for t, c in enumerate(win.hand)]
-            wilds = sum(win.hand[t] for t in win.wilds)
+            naturals, wilds = win.naturals_and_wilds()
             views.extend(HandView(win, shape, d, context) for d in shapes.decompositions(naturals, wilds))
         else:
             views.append(HandView(win, shape, None, context))

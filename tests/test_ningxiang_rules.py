@@ -570,3 +570,55 @@ def test_missed_win_on_special_tiles_option():
     assert codes(record) == [("MISSED_WIN", 4), ("RON_AFTER_MISSED_WIN", 7)]
     assert codes(record, nx_missed_win_on_special_tiles=False) == [("MISSED_WIN", 4)]
     assert Claim(0, 0, 0, {}, last_tile=True).special_tile and not Claim(0, 0, 0, {}).special_tile
+
+
+# -- NX-A12: a 纯王 a 封东 seat had to discard is its natural face --------------------------------
+def fengdong_discards_a_king(game_id: str, dealer: str):
+    """Seat 3 declares 封东 at the start, draws 8万 (a 纯王: the 正王 is 7万) and must discard it."""
+    from referee.builder import HandBuilder
+
+    b = HandBuilder(game_id, ruleset="ningxiang").deal(dealer, JUNK_2, JUNK_3, KONG_1).flip_indicator("7m")
+    b.feng_dong(3).discard(0, "9s").draw_discard(1, "1p").draw_discard(2, "9p")  # 1-6
+    return b.draw(3, "8m").discard(3, "8m")  # 7-8
+
+
+def test_a_fengdong_kings_discard_is_won_on_at_face_value():
+    """"Such a discarded 纯王 is treated as its natural face and may be claimed/won normally": the
+    dealer waiting on 8万 (555s, and 88万 as the 2/5/8 pair) wins on it; the dealer waiting on 2万
+    may not, though a 纯王 in its hand would stand for 2万 (FALSE_WIN)."""
+    b = fengdong_discards_a_king("nx-face-win", "123p456p789s555s8m9s").win(0, "discard", "8m").birds("9m5p")
+    verdict = verify_record(b.build())
+    assert verdict.violations == [] and verdict.winners == (0,)
+    b = fengdong_discards_a_king("nx-face-false-win", "123p456p789s555s2m9s").win(0, "discard", "8m")
+    assert errors_of(b.build(claim=False, strict=False))[:1] == [("FALSE_WIN", 9)]
+
+
+def test_a_king_discarded_against_the_rules_stays_a_king():
+    """Only a 纯王 the 封东 lock forced out is its face: seat 3, under no lock,
+    discards 8万 (WILD_DISCARDED), and the dealer's win on it as a 纯王 standing for 2万 adds no
+    FALSE_WIN to that finding."""
+    from referee.builder import HandBuilder
+
+    b = HandBuilder("nx-king-stays", ruleset="ningxiang").deal(
+        "123p456p789s555s2m9s", JUNK_2, JUNK_3, KONG_1).flip_indicator("7m")
+    b.discard(0, "9s").draw_discard(1, "1p").draw_discard(2, "9p").draw(3, "8m").discard(3, "8m")  # 1-7
+    b.win(0, "discard", "8m").birds("9m5p")  # 8-9
+    assert errors_of(b.build(claim=False, strict=False)) == [("WILD_DISCARDED", 7)]
+
+
+def test_a_fengdong_kings_discard_may_be_taken_by_chi():
+    """NX-A12 "may be claimed": the dealer (seat 3's 下家) 吃s the 8万 with its 7万 and 9万 (the 正王's
+    copies in play are natural); NX-A14 still keeps the 纯王 in a hand out of melds."""
+    b = fengdong_discards_a_king("nx-face-chi", "123p456p555s79m139s")
+    b.chi(0, "7m9m").discard(0, "3s")  # 9-10
+    assert errors_of(b.build(claim=False, strict=False)) == [("HAND_INCOMPLETE", None)]
+
+
+def test_a_face_value_winning_tile_is_no_wildcard_in_scoring():
+    """WinInfo.face_tile: the winning 8万 counts as a natural tile, the hand's own 纯王 stay wild."""
+    hand = T.counts(T.parse("123p456p555s88m6m"))
+    wilds = frozenset(T.parse("6m8m"))
+    at_face = WinInfo(0, A.RON, T.parse("8m")[0], 3, hand, [], 9, wilds=wilds, face_tile=True)
+    as_wild = replace(at_face, face_tile=False)
+    assert as_wild.naturals_and_wilds()[1] == 3 and at_face.naturals_and_wilds()[1] == 2
+    assert at_face.naturals_and_wilds()[0][T.parse("8m")[0]] == 1

@@ -160,6 +160,11 @@ class Ruleset:
     def allows_multiple_ron(self, last_tile: bool) -> bool:
         return self.multiple_ron
 
+    def discard_at_face(self, view, tile: int) -> bool:
+        """Is the claim window's discard, of a wild kind, its natural face to whoever takes it or
+        wins on it (宁乡 NX-A12)? Elsewhere a discarded wild is a violation and stays wild."""
+        return False
+
     def may_borrow_kong(self, view, seat: int, tile: int) -> bool:
         return False
 

@@ -21,7 +21,7 @@ from referee.parts.missed import AnyUntilDraw
 from referee.parts.ready import OpeningReady, ReadyLock
 from referee.parts.walls import HaidiRoaming
 from referee.parts.wilds import FlippedIndicator
-from referee.phases import Turn
+from referee.phases import Claim, Turn
 from referee.rules.base import ALL_KINDS, NO_WILDS, Option, Outcome, Ruleset, WinInfo
 from referee.scoring import (TIMES, HandContext, HandView, Ledger, Pattern, Priced, added, best_reading, evaluate, factor,
                              pay_wins, settlement)
@@ -315,6 +315,9 @@ class Ningxiang(Ruleset):
             return "CALL_AFTER_DASHAI", f"seat {seat} has made its 打筛 and may only draw and discard, not win"
         if kind in (A.RON, A.ROB_WIN) and tile == view.indicator and not self["nx_king_is_wild"]:
             return "RON_ON_KING", f"{T.label(tile)} is the 正王: it can be won on only by self-draw"
+        if kind == A.RON and self.discard_at_face(view, tile) and not self.wins_at_face(view, seat, tile):
+            return "FALSE_WIN", (f"seat {seat} declared 胡 on the discarded {T.label(tile)}, which counts at its face "
+                                 f"(NX-A12), not as a 纯王, and does not complete its hand")
         if kind in (A.PON, A.CHI, A.KONG_EXPOSED, A.KONG_CONCEALED, A.KONG_ADDED, A.KONG_BORROWED):
             return self.forbid_call(view, seat, action)
         return None
@@ -327,12 +330,29 @@ class Ningxiang(Ruleset):
         if getattr(view.phase, "last_tile", False) and not (
                 kind in (A.PON, A.CHI) and self["nx_calls_on_haidi_discard"]):  # (a kong: nx_kong_needs_two_tiles)
             return "ILLEGAL_CALL", "no 吃/碰/杠 on the 海底 discard"
-        uses = [tile] if kind != A.CHI else [tile, tile + 1, tile + 2]
+        uses = [tile] if kind != A.CHI else [t for t in (tile, tile + 1, tile + 2)
+                                             if t != view.phase.tile or not self.discard_at_face(view, t)]
         if not self["nx_wilds_in_melds"] and any(t in view.wilds for t in uses):
             return "ILLEGAL_CALL", "a 纯王 may not be used in 吃/碰/杠 (NX-A14)"
         if kind in (A.PON, A.CHI):
             return None
         return self.forbid_kong(view, seat, action)
+
+    def discard_at_face(self, view, tile: int) -> bool:
+        """NX-A12: a 纯王 that the 封东 lock made its seat discard is its natural face. One discarded
+        against the rules (WILD_DISCARDED), or by a 报听 seat letting its drawn tile go (our reading
+        of NX-A11, which the SPEC does not extend NX-A12 to), stays a 纯王."""
+        phase = view.phase
+        return tile in view.wilds and type(phase) is Claim and FENG_DONG in view.seats[phase.discarder].locks
+
+    def wins_at_face(self, view, seat: int, tile: int) -> bool:
+        """Does this tile, taken at its face, complete the seat's hand (its own 纯王 stay wild)?"""
+        s = view.seats[seat]
+        naturals, count = self.split_wilds(list(s.hand), view.wilds)
+        naturals = list(naturals)
+        naturals[tile] += 1
+        room = view.room(seat)
+        return self.ping_hu(naturals, count, room) or self.has_big_hand(naturals, count, list(s.melds), room)
 
     @staticmethod
     def on_own_dashai(view, seat: int) -> bool:
@@ -419,7 +439,7 @@ class Ningxiang(Ruleset):
         大胡 that hold, added together, as a reading of their own: the winner gets the reading worth
         most (REC-global-2), so 四王 beside a 平胡 shape is the 大胡 (no 平胡 with a 大胡 present),
         while beside shape 大胡 it adds nothing (NX-7: 碰碰胡 + 清一色 with six 纯王 is two 大胡)."""
-        naturals, count = self.split_wilds(win.hand, win.wilds)
+        naturals, count = win.naturals_and_wilds()
         views = []
         if shapes.is_standard_win(naturals, count, room=win.room):
             views.append(HandView(win, SETS, None, context))
