@@ -52,6 +52,25 @@ def _():
     return b.win(1, "self", "2s").win(1, "self", "5s").build()  # 5-6
 
 
+@sample("clean_borrowed_kong_flower", "clean", [],
+        "借子开杠: seat 2 碰s the 正王 7m; at its turn it borrows the flipped 7m instead of drawing, and its 10 "
+        "tiles win on the 打筛 tile 2s (杠上开花)", NX)
+def _():
+    b = hand("nx-borrowed-kong", seat1=JUNK_2, seat2="77m123p456p234s55s", seat3=JUNK_3, dealer="1247m13578p13579s")
+    b.discard(0, "7m").pon(2, "7m").discard(2, "5s")  # 1-3: seat 2 waits on 2s/5s
+    b.draw_discard(3, "9m").draw_discard(0, "1m").draw_discard(1, "3m")  # 4-9
+    return b.kong(2, "borrowed", "7m").dashai(2, "2s1s").win(2, "self", "2s").birds("9m5p").build()  # 10-13
+
+
+@sample("clean_fengdong_king_won_at_face", "clean", [],
+        "seat 3 is 封东, draws the 纯王 8m and must let it go; the dealer wins on it at its face, 88m as the 2/5/8 "
+        "pair (NX-A12)", NX)
+def _():
+    b = HandBuilder("nx-fengdong-face", ruleset=NX).deal("123p456p789s555s8m9s", JUNK_2, JUNK_3, KONG_1)
+    b.flip_indicator("7m").feng_dong(3).discard(0, "9s").draw_discard(1, "1p").draw_discard(2, "9p")  # 0-6
+    return b.draw(3, "8m").discard(3, "8m").win(0, "discard", "8m").birds("9m5p").build()  # 7-10
+
+
 @sample("clean_all_feng_dong", "clean", [], "all four seats choose 封东 at the start: the hand ends, nobody pays", NX)
 def _():
     return hand("nx-all-feng-dong").feng_dong(0).feng_dong(1).feng_dong(2).feng_dong(3).build()
