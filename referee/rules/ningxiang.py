@@ -348,8 +348,7 @@ class Ningxiang(Ruleset):
     def wins_at_face(self, view, seat: int, tile: int) -> bool:
         """Does this tile, taken at its face, complete the seat's hand (its own 纯王 stay wild)?"""
         s = view.seats[seat]
-        naturals, count = self.split_wilds(list(s.hand), view.wilds)
-        naturals = list(naturals)
+        naturals, count = self.split_wilds(list(s.hand), view.wilds)  # (a list of its own)
         naturals[tile] += 1
         room = view.room(seat)
         return self.ping_hu(naturals, count, room) or self.has_big_hand(naturals, count, list(s.melds), room)
