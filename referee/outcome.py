@@ -35,8 +35,10 @@ class WinInfo:
 
     def naturals_and_wilds(self) -> tuple[list[int], int]:
         """(natural tiles, number of wildcards) of the concealed hand, winning tile included."""
-        naturals = [0 if t in self.wilds else c for t, c in enumerate(self.hand)]
-        count = sum(self.hand[t] for t in self.wilds)
+        naturals, count = list(self.hand), 0
+        for t in self.wilds:
+            count += naturals[t]
+            naturals[t] = 0
         if self.face_tile and self.tile in self.wilds:
             naturals[self.tile] += 1
             count -= 1

@@ -343,7 +343,7 @@ class Replay:
         self.due_draw(seat)
         due = self.phase
         if type(due) is DrawDue and due.seat == seat and not due.replacement:
-            if self.trace and self.legality.borrows:
+            if self.trace and self.legality.borrows and self.table.seats[seat].melds:  # (a borrow needs a 碰)
                 self.note_draw_decision(due, A.Action(A.DRAW))
             self.draw(seat, event, False, self.live())
         else:  # a part's step comes first (a 宝 flip, the 海底 offer): the phase takes the event
@@ -766,7 +766,7 @@ class Replay:
             what = "its kong replacement" if phase.replacement else "a tile"
             self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {phase.seat} is to "
                       f"draw {what}", fatal=True)
-        if self.trace and self.legality.borrows:
+        if self.trace and self.legality.borrows and self.table.seats[phase.seat].melds:  # (a borrow needs a 碰)
             self.note_draw_decision(phase, A.Action(A.DRAW))
         self.draw(phase.seat, event, phase.replacement, live)
 

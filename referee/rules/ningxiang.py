@@ -330,9 +330,10 @@ class Ningxiang(Ruleset):
         if getattr(view.phase, "last_tile", False) and not (
                 kind in (A.PON, A.CHI) and self["nx_calls_on_haidi_discard"]):  # (a kong: nx_kong_needs_two_tiles)
             return "ILLEGAL_CALL", "no 吃/碰/杠 on the 海底 discard"
-        uses = [tile] if kind != A.CHI else [t for t in (tile, tile + 1, tile + 2)
-                                             if t != view.phase.tile or not self.discard_at_face(view, t)]
-        if not self["nx_wilds_in_melds"] and any(t in view.wilds for t in uses):
+        uses = [tile] if kind != A.CHI else [tile, tile + 1, tile + 2]
+        if not self["nx_wilds_in_melds"] and any(t in view.wilds for t in uses) and not (
+                kind == A.CHI and [t for t in uses if t in view.wilds] == [view.phase.tile]
+                and self.discard_at_face(view, view.phase.tile)):  # NX-A12: the 吃's own tile is at face
             return "ILLEGAL_CALL", "a 纯王 may not be used in 吃/碰/杠 (NX-A14)"
         if kind in (A.PON, A.CHI):
             return None
