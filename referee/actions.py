@@ -35,6 +35,7 @@ DISCARDS = (DISCARD, READY_DISCARD, JIATING_DISCARD)
 CALLS = (PON, CHI, CHI_READY, KONG_EXPOSED)
 OWN_KONGS = {KONG_CONCEALED: 4, KONG_ADDED: 1, KONG_BORROWED: 0}  # tiles each takes from the hand
 KONG_FROM_HAND = {**OWN_KONGS, KONG_EXPOSED: 3}
+AFTER_PON_KONGS = (KONG_ADDED, KONG_BORROWED)  # own kongs a rule book may allow right after a 碰 (kong_after_pon)
 # Claim priority in the window after a discard: 胡 > 碰/杠 > 吃 > 过 (SPEC 0.3).
 PRIORITY = {RON: 3, PON: 2, KONG_EXPOSED: 2, CHI: 1, CHI_READY: 1, PASS: 0}
 

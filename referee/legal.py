@@ -21,7 +21,6 @@ Issue = tuple[str, str] | None
 DISCARD_OF = tuple(A.Action(A.DISCARD, t) for t in range(T.KINDS))
 KIND_RANGE = range(T.KINDS)
 DRAW_ACTION = A.Action(A.DRAW)
-AFTER_PON_KONGS = (A.KONG_ADDED, A.KONG_BORROWED)  # own kongs a rule book may allow right after a 碰
 UNKNOWN_WAITS = (-1, ())  # (version, waits) of a seat not looked at yet: no seat's version is -1
 
 
@@ -198,7 +197,7 @@ class Legality:
 
     def why_not_own_kong(self, seat: int, action: A.Action, phase) -> Issue:
         s, tile, rules = self.table.seats[seat], action.tile, self.rules
-        if not phase.drew and not (rules.kong_after_pon and action.kind in AFTER_PON_KONGS and s.melds
+        if not phase.drew and not (rules.kong_after_pon and action.kind in A.AFTER_PON_KONGS and s.melds
                                    and s.melds[-1].kind == PON):
             after = ", or a 补杠 right after a 碰" if rules.kong_after_pon else ""
             return "ILLEGAL_CALL", f"seat {seat} may not kong in the turn it called (only after a draw{after})"

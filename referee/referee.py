@@ -16,7 +16,7 @@ from referee import actions as A
 from referee import offers
 from referee import tiles as T
 from referee.codes import CODES
-from referee.legal import DISCARD_OF, Legality
+from referee.legal import DISCARD_OF, DRAW_ACTION, Legality
 from referee.phases import Claim, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
 from referee.outcome import CallInfo, KongInfo, Outcome, WinInfo
@@ -343,8 +343,8 @@ class Replay:
         self.due_draw(seat)
         due = self.phase
         if type(due) is DrawDue and due.seat == seat and not due.replacement:
-            if self.trace and self.legality.borrows and self.table.seats[seat].melds:  # (a borrow needs a 碰)
-                self.note_draw_decision(due, A.Action(A.DRAW))
+            if self.trace:
+                self.note_draw_decision(due, DRAW_ACTION)
             self.draw(seat, event, False, self.live())
         else:  # a part's step comes first (a 宝 flip, the 海底 offer): the phase takes the event
             self.dispatch("draw", event)
@@ -766,8 +766,8 @@ class Replay:
             what = "its kong replacement" if phase.replacement else "a tile"
             self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {phase.seat} is to "
                       f"draw {what}", fatal=True)
-        if self.trace and self.legality.borrows and self.table.seats[phase.seat].melds:  # (a borrow needs a 碰)
-            self.note_draw_decision(phase, A.Action(A.DRAW))
+        if self.trace:
+            self.note_draw_decision(phase, DRAW_ACTION)
         self.draw(phase.seat, event, phase.replacement, live)
 
     def borrow_for_draw(self, phase: DrawDue, event: pb.Event) -> None:
@@ -780,8 +780,8 @@ class Replay:
         self.apply_own_kong(seat, action)
 
     def note_draw_decision(self, phase: DrawDue, taken: A.Action) -> None:
-        """A due draw is a decision only where a 借子开杠 may take its place."""
-        if len(phase.legal(self, phase.seat)) > 1:
+        """A due draw is a decision only where a 借子开杠 may take its place (it needs a 碰)."""
+        if self.legality.borrows and self.table.seats[phase.seat].melds and len(phase.legal(self, phase.seat)) > 1:
             self.note_decision(phase.seat, "draw", phase, taken)
 
     def draw(self, seat: int, event: pb.Event, replacement: bool, live: int | None = None) -> None:

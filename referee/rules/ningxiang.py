@@ -128,7 +128,11 @@ class Ningxiang(Ruleset):
         if max(hand) > self.copies:
             return False
         naturals, count = self.split_wilds(hand, wilds)
-        return self.ping_hu(naturals, count, room) or self.has_big_hand(naturals, count, melds, room)
+        return self.shaped_win(naturals, count, melds, room)
+
+    def shaped_win(self, naturals: list[int], wilds: int, melds, room=None) -> bool:
+        """平胡 or a shaped 大胡, of a hand split into naturals and a wild count."""
+        return self.ping_hu(naturals, wilds, room) or self.has_big_hand(naturals, wilds, melds, room)
 
     def waits(self, hand, melds, wilds=NO_WILDS, room=None) -> tuple[int, ...]:
         """A win is 平胡 (a standard shape with a 2/5/8 pair) or a 大胡 (NX.5): the 平胡 waits come
@@ -351,8 +355,7 @@ class Ningxiang(Ruleset):
         s = view.seats[seat]
         naturals, count = self.split_wilds(list(s.hand), view.wilds)  # (a list of its own)
         naturals[tile] += 1
-        room = view.room(seat)
-        return self.ping_hu(naturals, count, room) or self.has_big_hand(naturals, count, list(s.melds), room)
+        return self.shaped_win(naturals, count, list(s.melds), view.room(seat))
 
     @staticmethod
     def on_own_dashai(view, seat: int) -> bool:
@@ -366,7 +369,7 @@ class Ningxiang(Ruleset):
         before, before_melds = list(s.hand), s.melds
         if action.kind != A.KONG_EXPOSED and s.drawn is not None:
             before[s.drawn] -= 1  # "听牌状态" is the hand waiting before this turn's draw
-        elif action.kind in (A.KONG_ADDED, A.KONG_BORROWED) and s.drawn is None and sum(before) % 3 == 2 and \
+        elif action.kind in A.AFTER_PON_KONGS and s.drawn is None and sum(before) % 3 == 2 and \
                 s.melds and s.melds[-1].kind == PON:
             before[s.melds[-1].tile] += 2  # a kong right after a 碰: the hand waiting before that 碰
             before_melds = s.melds[:-1]
