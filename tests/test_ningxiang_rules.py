@@ -622,3 +622,28 @@ def test_a_face_value_winning_tile_is_no_wildcard_in_scoring():
     as_wild = replace(at_face, face_tile=False)
     assert as_wild.naturals_and_wilds()[1] == 3 and at_face.naturals_and_wilds()[1] == 2
     assert at_face.naturals_and_wilds()[0][T.parse("8m")[0]] == 1
+
+
+def test_a_wild_in_the_258_pair_option():
+    """NX-A14: a 纯王 may be, or complete, 平胡's 2/5/8 pair. Seat 1 holds four sets, and a 纯王 (6m)
+    that pairs the dealer's 5s. With nx_wild_in_258_pair=false the pair must be two natural tiles,
+    so that win is FALSE_WIN. It waits on the 2/5/8 that pair a tile of its sets, the 纯王 taking
+    that tile's place (2s: 22s, and the 纯王 makes 234s)."""
+    def record():
+        b = nx_hand("nx-wild-pair", seat1="123p456p789s234s6m")
+        return b.discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)  # 1-2
+    assert [c for c in codes(record()) if c[0] == "FALSE_WIN"] == []
+    assert [c for c in codes(record(), nx_wild_in_258_pair=False) if c[0] == "FALSE_WIN"] == [("FALSE_WIN", 2)]
+    rules = get_ruleset("ningxiang", {"nx_wild_in_258_pair": "false"})
+    hand, wilds = T.counts(T.parse("123p456p789s234s6m")), rules.wilds_of(SEVEN_MAN)
+    assert [T.label(t)[:2] for t in rules.waits(hand, [], wilds)] == ["2p", "5p", "2s", "8s"]
+
+
+def test_a_wild_in_jiangjiang_option():
+    """NX.5 4 [REC]: in 将将胡 a 纯王 may stand for a 2/5/8. With nx_wilds_in_jiangjiang=false it counts
+    at its face: 6m is no 将, so the hand is no 将将胡 (and no other 胡)."""
+    jiang_with_6m = T.counts(T.parse("22255m22558p225s6m"))
+    assert rules().big_hands(jiang_with_6m, []) == ["将将胡"]
+    strict = Bound(get_ruleset("ningxiang", {"nx_wilds_in_jiangjiang": "false"}), SEVEN_MAN)
+    assert not strict.is_win(jiang_with_6m, []) and strict.big_hands(jiang_with_6m, []) == []
+    assert strict.is_win(T.counts(T.parse("22255m22558p225s5s")), [])  # no 纯王: 将将胡 as before

@@ -50,19 +50,25 @@ def sets_and_pair(counts: tuple, pair: frozenset | None, pungs_only: bool) -> bo
 ANY = frozenset()  # any pair will do
 
 
-def concrete_wins(counts: list[int], melds: list[Meld]) -> bool:
-    """NX.5 on a hand with no wilds left."""
+def concrete_wins(counts: list[int], melds: list[Meld], natural_pair: list[int] | None = None,
+                  faces: list[int] | None = None) -> bool:
+    """NX.5 on a hand with no wilds left. The other readings of NX-A14: `natural_pair`, the natural
+    tiles the 平胡 pair must come from (wilds not in the pair); `faces`, the hand with its wilds at
+    face, which a 将将胡 must then be (wilds stand for no 2/5/8)."""
     key = tuple(counts)
     if sum(counts) % 3 != 2:
         return False
-    every = list(counts)
+    every = list(faces if faces is not None else counts)
     for m in melds:
         for t in m.tiles:
             every[t] += 1
     if all(not c or t in JIANG for t, c in enumerate(every)) and not any(m.kind == "chi" for m in melds):
         return True  # 将将胡
-    if sets_and_pair(key, JIANG, False):
+    if natural_pair is None and sets_and_pair(key, JIANG, False):
         return True  # 平胡
+    for j in JIANG if natural_pair is not None else ():
+        if natural_pair[j] >= 2 and sets_and_pair(tuple(c - 2 * (t == j) for t, c in enumerate(key)), None, False):
+            return True  # 平胡, its pair two natural tiles
     one_suit = len({T.suit_of(t) for t, c in enumerate(every) if c}) == 1
     if one_suit and sets_and_pair(key, ANY, False):
         return True  # 清一色
@@ -71,7 +77,9 @@ def concrete_wins(counts: list[int], melds: list[Meld]) -> bool:
     return not melds and all(c % 2 == 0 for c in counts) and sum(counts) == 14  # 七对
 
 
-def oracle_wins(hand: list[int], melds: list[Meld], wilds: frozenset, king: int) -> bool:
+def oracle_wins(hand: list[int], melds: list[Meld], wilds: frozenset, king: int, natural_pair: bool = False,
+                faces: bool = False) -> bool:
+    """Some placing of the wilds wins. `natural_pair`, `faces`: NX-A14's other readings (concrete_wins)."""
     naturals = [0 if t in wilds else c for t, c in enumerate(hand)]
     count = sum(hand[t] for t in wilds)
     in_melds = [0] * T.KINDS
@@ -83,18 +91,19 @@ def oracle_wins(hand: list[int], melds: list[Meld], wilds: frozenset, king: int)
         trial = list(naturals)
         for t in stand_ins:
             trial[t] += 1
-        if all(trial[t] <= room[t] for t in SUITED) and concrete_wins(trial, melds):
+        if all(trial[t] <= room[t] for t in SUITED) and concrete_wins(
+                trial, melds, naturals if natural_pair else None, hand if faces else None):
             return True
     return False
 
 
-def referee_wins(hand, melds, wilds, king) -> bool:
+def referee_wins(hand, melds, wilds, king, rules=RULES) -> bool:
     in_melds = [0] * T.KINDS
     for m in melds:
         for t in m.tiles:
             in_melds[t] += 1
     room = [max(0, 4 - (t == king) - in_melds[t]) for t in range(T.KINDS)]
-    return RULES.is_win(hand, melds, wilds, room)
+    return rules.is_win(hand, melds, wilds, room)
 
 
 @st.composite
@@ -172,7 +181,7 @@ def ready_ningxiang_hands(draw):
     return hand, [], wilds, king
 
 
-def assert_waits_match_the_oracle(hand, melds, wilds, king):
+def assert_waits_match_the_oracle(hand, melds, wilds, king, rules=RULES, **readings):
     in_melds = [0] * T.KINDS
     for m in melds:
         for t in m.tiles:
@@ -183,9 +192,9 @@ def assert_waits_match_the_oracle(hand, melds, wilds, king):
         if hand[t] + in_melds[t] + (t == king) < 4:  # a copy of t can still be drawn
             trial = list(hand)
             trial[t] += 1
-            if oracle_wins(trial, melds, wilds, king):
+            if oracle_wins(trial, melds, wilds, king, **readings):
                 expected.append(t)
-    got = [t for t in RULES.waits(hand, melds, wilds, room) if hand[t] + in_melds[t] + (t == king) < 4]
+    got = [t for t in rules.waits(hand, melds, wilds, room) if hand[t] + in_melds[t] + (t == king) < 4]
     assert got == expected, (T.format_counts(hand), [str(m) for m in melds], sorted(wilds))
 
 
@@ -333,3 +342,50 @@ def test_all_pungs_matches_the_substitution_oracle(case):
         for stand_ins in combinations_with_replacement(kinds, wilds)
         for trial in [[c + stand_ins.count(t) for t, c in enumerate(naturals)]])
     assert RULES.all_pungs(naturals, wilds, [], room) == expected, (T.format_counts(naturals), wilds)
+
+
+# NX-A14 read the other way: the 平胡 pair two natural tiles, and a 纯王 in a 将将胡 at its face.
+NATURAL_PAIR = get_ruleset("ningxiang", {"nx_wild_in_258_pair": "false"})
+FACE_JIANG = get_ruleset("ningxiang", {"nx_wilds_in_jiangjiang": "false"})
+
+
+@settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
+@given(ningxiang_hands(size=14, max_wilds=3))
+def test_wins_with_a_natural_258_pair_match_the_oracle(case):
+    hand, melds, wilds, king = case
+    assert referee_wins(hand, melds, wilds, king, NATURAL_PAIR) == oracle_wins(
+        hand, melds, wilds, king, natural_pair=True), (T.format_counts(hand), [str(m) for m in melds], sorted(wilds))
+
+
+@settings(max_examples=100, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(ready_ningxiang_hands())
+def test_waits_with_a_natural_258_pair_match_the_oracle(case):
+    assert_waits_match_the_oracle(*case, rules=NATURAL_PAIR, natural_pair=True)
+
+
+@settings(max_examples=100, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example])
+@given(scattered_ready_hands())
+def test_waits_of_jiang_hands_with_wilds_at_face_match_the_oracle(case):
+    assert_waits_match_the_oracle(*case, rules=FACE_JIANG, faces=True)
+
+
+def test_nx_a14_worked_cases():
+    """正王 5m: the 纯王 are 4m and 6m. 123m 456p 789p 123s + 5s and a 纯王: the 纯王 completes the
+    2/5/8 pair 55s (NX-A14), unless the option wants two natural tiles there."""
+    king = T.parse("5m")[0]
+    wilds = RULES.wilds_of(king)
+    hand = T.counts(T.parse("123m456p789p123s5s4m"))
+    assert referee_wins(hand, [], wilds, king) and oracle_wins(hand, [], wilds, king)
+    assert not referee_wins(hand, [], wilds, king, NATURAL_PAIR)
+    # With the pair natural, the 纯王 may still complete a set: 12m + 纯王, pair 22s.
+    hand = T.counts(T.parse("12m456p789p123s22s4m"))
+    assert referee_wins(hand, [], wilds, king, NATURAL_PAIR)
+    # 将将胡 with a 纯王 of face 4m (no 2/5/8): a 将 under NX-A14, at face it is not.
+    jiang = T.counts(T.parse("22558m22558p225s4m"))
+    assert referee_wins(jiang, [], wilds, king) and not referee_wins(jiang, [], wilds, king, FACE_JIANG)
+    # A 纯王 whose face is a 2/5/8 (正王 1m: 纯王 9m and 2m) keeps the 将将胡 at face too.
+    king = T.parse("1m")[0]
+    jiang = T.counts(T.parse("22558m22558p225s2m"))
+    assert referee_wins(jiang, [], RULES.wilds_of(king), king, FACE_JIANG)

@@ -67,6 +67,9 @@ class Ruleset:
     # Winning shapes beyond 4 sets + a pair (concealed hands only).
     seven_pairs = False
     thirteen_orphans = False
+    # Does a wildcard complete a hand wherever a natural tile does, whatever its face? Not where some
+    # place takes only natural tiles (宁乡's 2/5/8 pair, read so): with_wild_waits then tries each kind.
+    wild_fills_any_place = True
     # Calls.
     chi_allowed = False
     chi_from_left_only = True
@@ -276,14 +279,19 @@ class Ruleset:
         `found`: tiles that complete the hand as naturals."""
         waits = [t for t in found if t not in wilds]
         open_kinds = [t for t in sorted(wilds & self.kind_set) if hand[t] < self.copies]
-        if open_kinds and not found:
-            # A copy of any wild kind is one more wildcard (is_win sees a hand only through
-            # split_wilds and its largest count): one trial answers for every such kind. When a
-            # natural tile completes the hand, the wildcard standing for it does too: no trial.
-            trial = list(hand)
-            trial[open_kinds[0]] += 1
-            if not self.is_win(trial, melds, wilds, room):
-                open_kinds = []
+        if open_kinds and (not found or not self.wild_fills_any_place):
+            # Where a wild fills any place, a copy of any wild kind is one more wildcard (is_win
+            # sees a hand only through split_wilds and its largest count): one trial answers for
+            # every such kind; and when a natural tile completes the hand, the wildcard standing
+            # for it does too: no trial. Elsewhere a wild's face may matter: a trial per kind.
+            if self.wild_fills_any_place:
+                trial = list(hand)
+                trial[open_kinds[0]] += 1
+                if not self.is_win(trial, melds, wilds, room):
+                    open_kinds = []
+            else:
+                open_kinds = [t for t in open_kinds if self.is_win(
+                    [c + (k == t) for k, c in enumerate(hand)], melds, wilds, room)]
         return tuple(sorted(waits + open_kinds))
 
     def ready_candidates(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS) -> set[int]:

@@ -65,6 +65,10 @@ class Ningxiang(Ruleset):
         Option("nx_fengdong_discards_drawn_wild", True, "a 封东 seat discards a drawn 纯王 too", "NX-A12"),
         Option("nx_all_fengdong_same_dealer", True, "after all four 封东 the dealer repeats", "NX-A13"),
         Option("nx_wilds_in_melds", False, "纯王 may be used in 吃/碰/杠", "NX-A14"),
+        Option("nx_wild_in_258_pair", True, "a 纯王 may be, or complete, 平胡's 2/5/8 pair (else the pair is two "
+               "natural tiles)", "NX-A14"),
+        Option("nx_wilds_in_jiangjiang", True, "in 将将胡 a 纯王 may stand for a 2/5/8 (else it counts at its face)",
+               "NX-A14"),
         Option("nx_yizhihua_opening_only", True, "一枝花 only as a 起手 hand", "NX-A16"),
         Option("nx_kong_needs_two_tiles", True, "a kong needs two tiles left in the wall for 打筛", "NX-A19"),
         Option("nx_dashai_lock_blocks_win", False,
@@ -97,6 +101,8 @@ class Ningxiang(Ruleset):
         self.missed_win = AnyUntilDraw(self["nx_missed_win_on_special_tiles"])  # NX.4 漏胡
         self.after_hand = (Birds(self.bird_count),)  # NX.6.2 扎鸟
         self.big_patterns, self.specials = self._patterns()
+        # NX-A14 read the other way: a wild may not be the 平胡 pair, or a 将 it is not at face.
+        self.wild_fills_any_place = self["nx_wild_in_258_pair"] and self["nx_wilds_in_jiangjiang"]
         if not self["nx_pon_over_chi"]:
             # 碰 and 吃 rank equal, the nearest seat first: a 吃 comes only from the discarder's 下家,
             # the nearest seat, so it takes every tie.
@@ -128,11 +134,17 @@ class Ningxiang(Ruleset):
         if max(hand) > self.copies:
             return False
         naturals, count = self.split_wilds(hand, wilds)
-        return self.shaped_win(naturals, count, melds, room)
+        return self.shaped_win(naturals, count, melds, room, self.jiang_wilds(hand, wilds))
 
-    def shaped_win(self, naturals: list[int], wilds: int, melds, room=None) -> bool:
-        """平胡 or a shaped 大胡, of a hand split into naturals and a wild count."""
-        return self.ping_hu(naturals, wilds, room) or self.has_big_hand(naturals, wilds, melds, room)
+    def shaped_win(self, naturals: list[int], wilds: int, melds, room=None, jiang_wilds: bool = True) -> bool:
+        """平胡 or a shaped 大胡, of a hand split into naturals and a wild count. `jiang_wilds`: may
+        its wilds make a 将将胡 (jiang_wilds)."""
+        return self.ping_hu(naturals, wilds, room) or self.has_big_hand(naturals, wilds, melds, room, jiang_wilds)
+
+    def jiang_wilds(self, hand, wilds) -> bool:
+        """May the hand's wilds be part of a 将将胡? NX-A14 says they may stand for 2/5/8 tiles; read
+        the other way (nx_wilds_in_jiangjiang off), each counts at its face, which must be a 2/5/8."""
+        return self["nx_wilds_in_jiangjiang"] or all(t in JIANG for t in wilds if hand[t])
 
     def waits(self, hand, melds, wilds=NO_WILDS, room=None) -> tuple[int, ...]:
         """A win is 平胡 (a standard shape with a 2/5/8 pair) or a 大胡 (NX.5): the 平胡 waits come
@@ -145,11 +157,12 @@ class Ningxiang(Ruleset):
         if self.far_from_ready(naturals, count, melds):
             return ()  # the usual hand: no tile (nor a wild's copy) completes any 胡 shape
         kinds = self.kind_set
-        ping_hu = shapes.pair_waits(bytes(naturals), count, room, self._allowed, JIANG)
+        ping_hu = self.ping_hu_waits(naturals, count, room)
         standard = self.may_make_big_shape(naturals, melds)
         candidates = set(shapes.hand_waits(naturals, count, room=room, seven_pairs=not melds, kinds=kinds,
                                            standard=standard) if standard or not melds else ())
-        if self.all_jiang(naturals, melds):
+        jiang_wilds = self.jiang_wilds(hand, wilds)
+        if jiang_wilds and self.all_jiang(naturals, melds):
             candidates.update(JIANG)
         candidates.update(ping_hu)
         if not candidates:
@@ -162,15 +175,45 @@ class Ningxiang(Ruleset):
                     found.append(t)
                     continue
                 naturals[t] += 1
-                if self.has_big_hand(naturals, count, melds, room):
+                if self.has_big_hand(naturals, count, melds, room, jiang_wilds):
                     found.append(t)
                 naturals[t] -= 1
         return self.with_wild_waits(found, hand, melds, wilds, room) if wilds else tuple(found)
 
-    @staticmethod
-    def ping_hu(naturals: list[int], wilds: int, room=None) -> bool:
-        """平胡: four sets and a pair of 2, 5 or 8 (a wild may be or complete the pair)."""
+    def ping_hu(self, naturals: list[int], wilds: int, room=None) -> bool:
+        """平胡: four sets and a pair of 2, 5 or 8 (NX-A14: a wild may be or complete the pair)."""
+        if wilds and not self["nx_wild_in_258_pair"]:
+            return self.natural_pair_ping_hu(naturals, wilds, room)
         return shapes.is_standard_win(naturals, wilds, room=room, pair_kinds=JIANG)
+
+    @staticmethod
+    def natural_pair_ping_hu(naturals: list[int], wilds: int, room=None) -> bool:
+        """平胡 whose 2/5/8 pair is two natural tiles: the wilds complete sets only."""
+        if (sum(naturals) + wilds) % 3 != 2:
+            return False
+        for j in JIANG:
+            if naturals[j] >= 2:
+                rest = list(naturals)
+                rest[j] -= 2
+                rest_room = list(room) if room is not None else [4] * T.KINDS
+                rest_room[j] -= 2  # the pair's copies: a wild may stand for at most what is left
+                if shapes.standard_cost(rest, with_pair=False, room=rest_room) <= wilds:
+                    return True
+        return False
+
+    def ping_hu_waits(self, naturals: list[int], wilds: int, room=None):
+        """The natural kinds that complete a 平胡: from the tables, or with the pair held to two
+        natural tiles (nx_wild_in_258_pair off) one trial per kind."""
+        if not wilds or self["nx_wild_in_258_pair"]:
+            return shapes.pair_waits(bytes(naturals), wilds, room, self._allowed, JIANG)
+        found, trial = set(), list(naturals)
+        for t in self.tile_kinds:
+            if trial[t] < (room[t] if room is not None else 4):
+                trial[t] += 1
+                if self.natural_pair_ping_hu(trial, wilds, room):
+                    found.add(t)
+                trial[t] -= 1
+        return found
 
     @staticmethod
     def all_pungs(naturals: list[int], wilds: int, melds: list[Meld], room=None) -> bool:
@@ -184,9 +227,10 @@ class Ningxiang(Ruleset):
             return False
         return not any(_NOT_JIANG(naturals)) and all(m.tile in JIANG for m in melds)
 
-    def has_big_hand(self, naturals: list[int], wilds: int, melds: list[Meld], room=None) -> bool:
+    def has_big_hand(self, naturals: list[int], wilds: int, melds: list[Meld], room=None,
+                     jiang_wilds: bool = True) -> bool:
         """Does the hand hold a shaped 大胡 (NX.5 1-4), so that any pair will do?"""
-        if sum(naturals) + wilds + 3 * len(melds) == 14 and self.all_jiang(naturals, melds):
+        if jiang_wilds and sum(naturals) + wilds + 3 * len(melds) == 14 and self.all_jiang(naturals, melds):
             return True
         if (self.one_suit(naturals, melds) or self.all_pungs(naturals, wilds, melds, room)) and \
                 shapes.is_standard_win(naturals, wilds, room=room):  # (the cheap conditions first)
@@ -355,7 +399,7 @@ class Ningxiang(Ruleset):
         s = view.seats[seat]
         naturals, count = self.split_wilds(list(s.hand), view.wilds)  # (a list of its own)
         naturals[tile] += 1
-        return self.shaped_win(naturals, count, list(s.melds), view.room(seat))
+        return self.shaped_win(naturals, count, list(s.melds), view.room(seat), self.jiang_wilds(s.hand, view.wilds))
 
     @staticmethod
     def on_own_dashai(view, seat: int) -> bool:
@@ -406,7 +450,7 @@ class Ningxiang(Ruleset):
 
         def jiang(v: HandView) -> bool:
             return v.shape != INSTANT and sum(v.win.hand) + 3 * len(v.win.melds) == 14 and \
-                self.all_jiang(v.naturals, v.win.melds)
+                self.all_jiang(v.naturals, v.win.melds) and self.jiang_wilds(v.win.hand, v.win.wilds)
 
         one_fancy = self["nx_haohua_one_big_hand"]
         big_hands = (
