@@ -299,6 +299,19 @@ def test_appendix_a_robbing_a_kong_is_a_self_draw_the_robbed_konger_pays(ruleset
     assert verdict.recomputed.payments == (0, 3 * x, 0, -3 * x)
 
 
+@pytest.mark.parametrize("ruleset, x", [(GG5, 32), (JPH3, 8)])
+def test_a_rob_paid_without_its_liability_is_liability_ignored(ruleset, x):
+    """J.6.4 抢杠胡 "当自摸，被抢杠者包三家牌". A platform that ignores the 包 pays the rob as the 自摸
+    it counts as, by the three others, or as a discard, by the konger alone: LIABILITY_IGNORED both
+    ways, not a bare SETTLEMENT_MISMATCH."""
+    sc = Scene(ruleset, ROBBED, reserved="2p3p")
+    record = next(r for r in (sc.build(robbed_kong, seed, "jph-rob-ignored").build(strict=False) for seed in range(300))
+                  if verify_record(r).status == "clean")
+    for paid in ((-x, 3 * x, -x, -x), (0, x, 0, -x)):
+        record.claimed.payments[:] = paid
+        assert [(v.code, v.event_index) for v in verify_record(record).violations] == [("LIABILITY_IGNORED", None)]
+
+
 # -- J.7 worked examples ----------------------------------------------------------------------------
 COIN = {"jph_coin_conversion": "true", "jph_coin_room": "600", "jph_coin_fee": "250"}
 

@@ -23,7 +23,7 @@ from referee.parts.ready import DiscardReady, NoReady
 from referee.parts.walls import PlayToTheEnd, Reserve
 from referee.rules.base import Option, Ruleset
 from referee.scoring import (ALONE, CHOW, PUNG, FanCount, HandContext, HandView, Ledger, Pattern, Priced, best_reading,
-                             doubled, pay_wins, readings, settlement)
+                             doubled, pay_wins, readings, self_draw_shares, settlement)
 from referee.verdict import Settlement
 
 STANDARD, SEVEN_PAIRS, ORPHANS = "standard", "seven_pairs", "thirteen_orphans"
@@ -32,6 +32,19 @@ TERMINALS = (0, 8, 9, 17, 18, 26)
 ADDITIONS = ("自摸", "风位", "风圈", "三元牌 中", "三元牌 发", "三元牌 白", "听牌")  # J.6.2 附加
 # Settlement codes this rule book explains (explain_mismatch), in the order they are tried.
 SLIPS = ("LIABILITY_IGNORED", "FAN_CAP_NOT_APPLIED", "FAN_FLOOR_NOT_APPLIED", "EXTRAS_ON_SPECIAL")
+# A platform that ignores 包 charges a win's usual payers. A 抢杠 then has two: the konger alone, as
+# for a discard (the slip the fault injector makes), or the three others of the 自摸 it counts as.
+ROB_AS_SELF_DRAW = "LIABILITY_IGNORED (抢杠 as a 自摸)"
+
+
+class RobbedAsSelfDraw(Liability):
+    """The three others pay a 抢杠胡's shares, as for a 自摸: 抢杠包三家 ignored, 当自摸 kept."""
+
+    def shares(self, win: WinInfo, outcome: Outcome):
+        return self_draw_shares(win) if win.kind == A.ROB_WIN else None
+
+
+IGNORED_LIABILITIES = {"LIABILITY_IGNORED": (RobbedKonger(as_self_draw=False),), ROB_AS_SELF_DRAW: (RobbedAsSelfDraw(),)}
 
 
 @dataclass(frozen=True)
@@ -254,14 +267,14 @@ class JiPingHu(Ruleset):
             breakdown.append((f"{floor} 按爆胡计", self.TABLE.cap))
         x = doubled(fan)
         names = "+".join(name for name, _ in breakdown)
-        rule = applied(self.liabilities, win, outcome)[0] if slip != "LIABILITY_IGNORED" else None
+        rule = applied(self.liabilities, win, outcome)[0] if slip not in IGNORED_LIABILITIES else None
         liable = f", {rule.label}" if rule is not None else ""
         return Priced(breakdown, lambda share: x, lambda share: f"{win.kind}: {names} = {fan}番, 2^{fan} = {x}{liable}")
 
     # -- J.6.4 settlement ------------------------------------------------------------------------
     def settle(self, outcome: Outcome, slip: str = "") -> Settlement:
         ledger = Ledger()
-        liabilities = self.liabilities if slip != "LIABILITY_IGNORED" else (RobbedKonger(as_self_draw=False),)
+        liabilities = IGNORED_LIABILITIES.get(slip, self.liabilities)
 
         def shares_of(win: WinInfo):
             return applied(liabilities, win, outcome)[1]
@@ -276,7 +289,7 @@ class JiPingHu(Ruleset):
         return settlement(ledger, scored)
 
     def misapplied(self, outcome: Outcome, code: str):
-        if code not in SLIPS or not outcome.wins:
+        if code not in SLIPS and code != ROB_AS_SELF_DRAW or not outcome.wins:
             return None
         wrong = self.settle(outcome, slip=code)
         return None if wrong.payments == self.settle(outcome).payments else wrong
@@ -289,8 +302,8 @@ class JiPingHu(Ruleset):
                                      "(一炮三响/杠上开花/海底捞月/抢杠)",
             "EXTRAS_ON_SPECIAL": "the platform added 附加 to a special hand (爆胡以外不加番)",
         }
-        for code in SLIPS:
-            wrong = self.misapplied(outcome, code)
+        for code, slip in [(code, code) for code in SLIPS] + [("LIABILITY_IGNORED", ROB_AS_SELF_DRAW)]:
+            wrong = self.misapplied(outcome, slip)
             if wrong is not None and tuple(claimed.payments) == wrong.payments:
                 return code, details[code]
         return None
