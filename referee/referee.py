@@ -244,12 +244,15 @@ class Replay:
     def check_rob(self, event: pb.Event) -> None:
         """A win logged as robbing a kong with no rob window open: if it answers a kong just made
         (a 暗杠, a 明杠 on a discard: kinds the rule book does not let be robbed), that is the
-        finding; otherwise the phase judges the event as it would any misplaced win."""
+        finding; with no kong to rob the kind is wrong, and the phase then judges the event as it
+        would any other win there."""
         events = self.record.events
         at = self.index - 1
         while at >= 0 and events[at].WhichOneof("kind") in ("pass", "win"):
             at -= 1  # other declarations on the same kong
         if at < 0 or events[at].WhichOneof("kind") != "kong" or events[at].seat == event.seat:
+            self.flag("ILLEGAL_ACTION", event.seat, f"seat {event.seat}'s win is logged as 抢杠胡, but no kong is "
+                      f"being made to rob")
             return
         kong = events[at].kong
         label = {pb.CONCEALED: "暗杠", pb.EXPOSED: "明杠", pb.ADDED: "补杠", pb.BORROWED: "借子杠"}.get(kong.kind, "杠")
@@ -473,11 +476,15 @@ class Replay:
             s.ready_waits = self.rules.lock_waits(s.ready, s.hand, s.melds, self.legality.waits(seat))
         last_tile = table.haidi_taker == seat and self.live() <= 0
         s.drawn = None
-        table.deal_window = False
+        if table.deal_window:
+            table.deal_window = False
+            self.rules.wilds.play_begins(self, seat)
         self.phase = Claim(seat, action.tile, self.index, {}, last_tile)
 
     def apply_self_win(self, seat: int, phase: Turn) -> None:
         s = self.table.seats[seat]
+        if self.table.deal_window:
+            self.rules.wilds.play_begins(self, seat)
         legality = self.legality
         instant = self.rules.instant_hands(self.view, s.hand, s.melds, legality.opening(seat))
         drawn_wild = s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn)
@@ -712,6 +719,9 @@ class Replay:
             self.flag("ILLEGAL_ACTION", seat, f"seat {seat} declared twice on one kong", fatal=True)
         if kind == "win":
             action = A.Action(A.ROB_WIN, phase.tile)
+            if event.win.tile and self.event_tile(event.win.tile, seat) != phase.tile:
+                self.flag("FALSE_WIN", seat, f"seat {seat} claimed {T.label(self.event_tile(event.win.tile, seat))} "
+                          f"but the kong being robbed is of {T.label(phase.tile)}", fatal=True)
             self.flag_issue(self.legality.why_not_ron(seat, phase.tile, action), seat, fatal=True)
             phase.declared[seat] = (action, self.index)
         else:

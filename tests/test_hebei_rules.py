@@ -284,3 +284,39 @@ def test_rob_paid_as_option():
     by_dealer = win(DEALER, A.ROB_WIN, PLAIN, "5m", PLAIN_MELDS, C)
     assert settle(by_dealer).payments == (10, 0, -10, 0)  # 庄家点炮 8 + 2
     assert settle(by_dealer, hb_rob_paid_as="self_draw").payments == (18, 0, -18, 0)  # 3 x (4 + 2)
+
+
+def robbed_kong_record():
+    """samples/hebei/clean_robbed_kong: seat 3 adds 3p to its 碰 (event 10), seat 1 robs it (11)."""
+    from referee.builder import HandBuilder
+
+    b = HandBuilder("hb-robbed-kong").deal(DEALER_HAND, "123m456m789m12pEN", JUNK_2, "378m33p347sFPCSW")
+    b.discard(0, "3p").pon(3, "3p").discard(3, "C")  # 0-2
+    b.draw_discard(0, "2s").draw(1, "E").discard(1, "N").draw_discard(2, "7p")  # 3-8
+    return b.draw(3, "3p").kong(3, "added", "3p").win(1, "rob", "3p").build()  # 9-11
+
+
+def test_a_robs_logged_tile_must_be_the_kongs():
+    """record.proto Win.tile: "for DISCARD and ROB_KONG it must be the claimed tile"; a rob that names
+    another tile (even one the hand waits on) is FALSE_WIN at the rob, as for a discard win."""
+    from referee.verify import verify_record
+
+    record = robbed_kong_record()
+    assert verify_record(record).status == "clean"
+    record.events[11].win.tile = T.to_proto(T.parse("6p")[0])
+    assert [(v.code, v.event_index) for v in verify_record(record).errors] == [("FALSE_WIN", 11)]
+
+
+def test_a_rob_with_no_kong_to_rob_is_an_illegal_action():
+    """A win on a discard logged as 抢杠胡 when no kong is being made: ILLEGAL_ACTION at the win, which
+    is then judged (and settled) as the discard win it is."""
+    from referee.builder import HandBuilder
+    from referee.proto import record_pb2 as pb
+    from referee.verify import verify_record
+
+    b = HandBuilder("hb-rob-nothing").deal(DEALER_HAND, "123m456m789m12pEE", JUNK_2, "378m47p347sFPCSW")
+    record = b.discard(0, "3p").win(1, "discard", "3p").build()
+    record.events[1].win.kind = pb.ROB_KONG
+    verdict = verify_record(record)
+    assert [(v.code, v.event_index) for v in verdict.errors] == [("ILLEGAL_ACTION", 1)]
+    assert verdict.recomputed.payments == (-10, 10, 0, 0)  # 门清 2 + 一条龙 2 + 闲家放炮 6, not 抢杠胡
