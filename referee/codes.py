@@ -154,6 +154,9 @@ CODES: dict[str, Code] = {
         Code("WILDS_MISMATCH", "鬼牌不符", "wrong ghost tile",
              "the wild kind the platform derived from the flipped indicator is not its successor "
              "(suits 9→1; 东南西北中发白 in a cycle, TDH-A2)", variants="guangdong_tdh"),
+        Code("INDICATOR_MISSING", "未翻王/未翻鬼", "indicator never flipped",
+             "the 正王 (宁乡) or the 鬼 indicator (推倒胡) was not flipped before the dealer's first discard: the "
+             "hand is judged without wildcards", variants="ningxiang,guangdong_tdh"),
         Code("HORSE_MISMATCH", "马牌不符", "horses not from the wall",
              "the horse tiles (买马) a seat was given are not the tiles set aside from the back of the wall, "
              "not the room's number, or not logged before play", variants="guangdong_tdh"),

@@ -1256,6 +1256,26 @@ def discard_win_forbidden(ctx: Context) -> Injected | None:
     return ctx.attempt(ctx.let_go_sites(lambda m, s, t: bool(winners(m, s, t))), build)
 
 
+def indicator_not_flipped(ctx: Context) -> Injected | None:
+    """The deal's indicator flip (宁乡's 正王, 推倒胡's 鬼) is never logged; the hand plays on without
+    wildcards, and the referee reports it where play begins (the dealer's first discard, or a win)."""
+    flips = [i for i, e in enumerate(ctx.clean.events) if e.WhichOneof("kind") == "indicator"]
+    if not applies_to("INDICATOR_MISSING", ctx.rules.name) or not flips:
+        return None
+
+    def rest_of_the_deal(player: SelfPlay) -> None:
+        for part in player.rules.before_play:  # horses set aside
+            event = part.event_due(player.replay)
+            while event is not None:
+                player.emit(event)
+                event = part.event_due(player.replay)
+
+    record = ctx.play_on(flips[0], [], then=rest_of_the_deal)
+    starts = next(i for i in range(flips[0], len(record.events)) if record.events[i].WhichOneof("kind") in
+                  ("discard", "win"))
+    return Injected(record, starts)
+
+
 def wrong_wilds(ctx: Context) -> Injected | None:
     """The platform logs another kind than the rule's successor as the wildcard it derived from the flip."""
     if not applies_to("WILDS_MISMATCH", ctx.rules.name):
@@ -1933,6 +1953,7 @@ FAULT_KINDS: dict[str, FaultKind] = {
         FaultKind("wild_kong", "WILD_IN_MELD", wild_kong),
         FaultKind("discard_win_forbidden", "JIHU_ON_DISCARD", discard_win_forbidden),
         FaultKind("wrong_wilds", "WILDS_MISMATCH", wrong_wilds),
+        FaultKind("indicator_not_flipped", "INDICATOR_MISSING", indicator_not_flipped),
         FaultKind("wrong_horse_tile", "HORSE_MISMATCH", wrong_horse_tile),
         FaultKind("horses_wrong_anchor", "HORSE_MISMAPPED", horses_wrong_anchor),
         FaultKind("rob_unrobbable_kong", "ROB_NOT_ROBBABLE", rob_unrobbable_kong),

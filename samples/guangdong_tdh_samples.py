@@ -204,3 +204,13 @@ def _():
     b = opening(hand("tdh-ron-after-missed", options={"tdh_pass_rule": "jph_same_tile"}))  # 0-11
     b.draw_discard(0, "3m").draw_discard(1, "3p").draw(2, "E").discard(2, "E").pass_(1)  # 12-18
     return b.draw(3, "E").discard(3, "E").win(1, "discard", "E").build(claim=False)  # 19-21
+
+
+@sample("indicator_missing", "violations", ["INDICATOR_MISSING@4"],
+        "the dealer discards with no 鬼 flipped: the hand is judged without a 鬼 (seat 1's 碰碰胡 needs none)", TDH)
+def _():
+    b = HandBuilder("tdh-indicator-missing", ruleset=TDH).deal(DEALER, PENG_1, JUNK_2, JUNK_3)
+    for seat, tiles in enumerate(HORSES):
+        b.horses(seat, tiles)  # 0-3
+    b = opening(b)  # 4-10
+    return b.draw(0, "E").discard(0, "E").win(1, "discard", "E").build(strict=False)  # 11-13

@@ -254,3 +254,10 @@ def _():
         b.haidi(seat, False)
         seat = (seat + 1) % 4
     return b.haidi(1, True).draw(1, "7m").discard(1, "1s").build(strict=False)
+
+
+@sample("indicator_missing", "violations", ["INDICATOR_MISSING@0"],
+        "the dealer discards with no 正王 flipped: the hand is judged without 纯王 (seat 1's 平胡 on 5s needs none)", NX)
+def _():
+    b = opening(HandBuilder("nx-indicator-missing", ruleset=NX).deal(DEALER, READY_1, JUNK_2, JUNK_3))  # 0-6
+    return b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)  # 7-10

@@ -23,6 +23,9 @@ class NoWilds:
         """The phase when a normal draw is due: the draw itself, or a step of this part first."""
         return phase
 
+    def play_begins(self, replay, seat: int) -> None:
+        """The deal window closes (the dealer's first discard, or a win on the dealt tiles)."""
+
     def declined_draw_is_pass(self, view, seat: int, tile: int) -> bool:
         """Does letting the win on this drawn tile go count as a passed self-draw (漏胡)? Yes,
         unless the part says otherwise for its wildcards (大连's 摸宝, parts/bao.py)."""
@@ -92,6 +95,13 @@ class FlippedIndicator(NoWilds):
             table.dead[tile] += 1
         replay.wilds_changed()
         return True
+
+    def play_begins(self, replay, seat: int) -> None:
+        """The flip belongs to the deal: a record without one is judged with no wildcards."""
+        if replay.table.indicator is None:
+            what = "正王" if self.kind == 1 else "鬼"
+            replay.flag("INDICATOR_MISSING", seat, f"no {what} indicator was flipped before play began: the hand is "
+                        f"judged without wildcards")
 
     def check_wall(self, replay, seat: int, tile: int, wall_index: int) -> None:
         """The flipped tile must be the logged wall's; one that leaves play is taken out."""

@@ -308,6 +308,7 @@ class Ningxiang(Ruleset):
         phase, seat = replay.phase, event.seat
         if not (replay.table.deal_window and isinstance(phase, Turn) and seat != phase.seat):
             return False
+        replay.rules.wilds.play_begins(replay, seat)
         s, view = replay.table.seats[seat], replay.view
         instant = self.instant_hands(view, s.hand, s.melds, opening=True)
         issue = self.forbid(view, seat, A.Action(A.SELF_WIN))
