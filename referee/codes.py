@@ -110,7 +110,7 @@ CODES: dict[str, Code] = {
              "stays allowed", variants="harbin,dalian"),
         Code("WIN_CONDITIONS", "胡牌条件不符", "win fails the conditions",
              "the hand has the shape of a win but not its conditions (哈尔滨: a sequence, a 刻 or 红中 pair, 幺九, two "
-             "suits; 大连: 三色全, 幺九 unless honors, a 刻 unless a dragon pair, a sequence, not 手把一, no dragon "
+             "suits; 大连: 三色全, 幺九 unless honors, a 刻 unless a dragon pair, a sequence, not 手把一, not 门清, no dragon "
              "triplet in hand)", variants="harbin,dalian"),
         # Ningxiang (SPEC NX).
         Code("WILD_DISCARDED", "打出纯王", "wildcard discarded",

@@ -178,6 +178,7 @@ def test_dl4_base_shapes_win(label, concealed, melds):
     ("无幺九", "22m234m678s345p", [(PON, "5p")], "no 1 or 9"),
     ("无刻", "99m234m678s345p", [(CHI, "1p")], "no 刻子"),
     ("三张中", "CCC99m234m678s", [(CHI, "1p")], "are no 刻子"),
+    ("门清", "99m234m678s345p111p", [], "门清"),
 ])
 def test_dl4_what_is_no_win(label, concealed, melds, why):
     rules = get_ruleset("dalian")
@@ -191,6 +192,16 @@ def test_dl4_dragon_pair_needs_no_pung_through_a_record():
     b.discard(0, "7p").chi(1, "89p").discard(1, "C", ready=True)  # 0-2: CC... less one C: waits C
     verdict = judge(flip(around(b)).draw(1, "C").win(1, "self", "C"))
     assert patterns(verdict)["自摸"] == 1
+
+
+def test_dl5_a_concealed_win_fails_the_conditions_even_without_the_ready_rule():
+    """DL.5 5 "Not 门清: at least one 吃/碰/明杠", checked on the final hand like the others: with the
+    听 requirement off (dl_ready_required=false), B draws the fourth 1p instead of 碰'ing it and wins
+    on a discard without ever opening: WIN_CONDITIONS at the win."""
+    b = hand("dl5-menqing", dl_ready_required=False)
+    b.discard(0, "1p").draw(1, "1p").discard(1, "E").draw(2, "3p").discard(2, "3p").win(1, "discard", "3p")
+    assert [c for c in codes(verify_record(b.build(claim=False))) if c[0] == "WIN_CONDITIONS"] == [
+        ("WIN_CONDITIONS", 5)]
 
 
 # -- DL.3.4 the 宝 -----------------------------------------------------------------------------------

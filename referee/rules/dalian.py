@@ -116,6 +116,8 @@ class Dalian(BaoFamily):
             return "no 1 or 9, and no wind or dragon to waive it"
         if len(v.win.melds) >= 4:
             return "手把一: every set but the pair was called"
+        if not any(m.is_open for m in v.win.melds):
+            return "门清: a win needs 开门, a 吃, 碰 or 明杠 (DL.5 5)"
         return None
 
     def reading_issue(self, v):
