@@ -13,7 +13,9 @@ from itertools import compress
 from referee import actions as A
 from referee import tiles as T
 from referee.rules.base import Ruleset
-from referee.state import CONCEALED, KONG, PON, Meld, TableView, melds_key
+from referee.state import ADDED, BORROWED, CONCEALED, EXPOSED, KONG, PON, Meld, TableView, melds_key
+
+KONG_KIND_BY_FROM_HAND = {4: CONCEALED, 3: EXPOSED, 1: ADDED, 0: BORROWED}  # (actions.KONG_FROM_HAND)
 
 # (code, detail) when an action is not legal, else None. A detail that is costly to write (a
 # hand in notation) is a function, written only when the issue becomes a finding.
@@ -126,11 +128,13 @@ class Legality:
         self._rooms = {}
 
     def hand_after_kong(self, seat: int, tile: int, from_hand: int) -> tuple[list[int], list[Meld]]:
+        """The seat's hand and melds after a kong of the tile that takes `from_hand` tiles from its
+        hand (its kind follows: an open kong keeps a hand open, as 大连's 开门 condition asks)."""
         s = self.table.seats[seat]
         after = list(s.hand)
         after[tile] -= from_hand
         melds = [m for m in s.melds if not (m.kind == PON and m.tile == tile)]
-        return after, melds + [Meld(KONG, tile, None, CONCEALED)]
+        return after, melds + [Meld(KONG, tile, None, KONG_KIND_BY_FROM_HAND[from_hand])]
 
     def opening(self, seat: int) -> bool:
         """Before the seat's first discard (起手)."""

@@ -204,6 +204,18 @@ def test_dl5_a_concealed_win_fails_the_conditions_even_without_the_ready_rule():
         ("WIN_CONDITIONS", 5)]
 
 
+def test_a_ready_seat_may_add_its_opening_pon_to_a_kong():
+    """B opened by 碰 1p and declared 听 (waits 3p/6p); it draws the fourth 1p and adds it (补杠, with
+    the drawn tile, DL-A14). Its waits are the same, and the hand stays open (DL.5 5): the 补杠 is
+    legal, and B wins on 6p later. The kong's hand was once weighed with a concealed kong, which the
+    开门 condition then failed."""
+    b = flip(around(ready(hand("dl-ready-added-kong")))).draw(1, "1p").kong(1, "added", "1p")  # 9-11
+    b.draw(1, "5m", replacement=True).discard(1, "5m")  # 12-13
+    b.draw_discard(2, "1s").draw_discard(3, "2p").draw_discard(0, "7m")  # 14-19
+    verdict = judge(b.draw(1, "6p").win(1, "self", "6p"))
+    assert verdict.winners == (1,)
+
+
 # -- DL.3.4 the 宝 -----------------------------------------------------------------------------------
 def test_chongbao_on_first_sight():
     """The 宝 (3p) chosen at B's draw is one of its waits: B wins at once (冲宝 +2, a self-draw)."""
