@@ -122,12 +122,12 @@ def _():
     return b.draw(2, "W", replacement=True).discard(2, "W").build(claim=False)
 
 
-@sample("ready_not_open", "violations", ["READY_NOT_OPEN@2"],
-        "seat 1 declares 听 while 门清 and later wins: the 门清 win DL.4 forbids is reported at the 听 that made it "
-        "possible", DL)
+@sample("ready_not_open", "violations", ["READY_NOT_OPEN@2", "WIN_CONDITIONS@11"],
+        "seat 1 declares 听 while 门清 and later wins, still 门清: the 听 is reported, and so is the win, which fails "
+        "DL.5's condition 5 (not 门清)", DL)
 def _():
     b = hand("dl-ready-closed").discard(0, "W").draw(1, "1p").discard(1, "E", ready=True)
-    return flip(around(b)).draw(1, "3p").win(1, "self", "3p").build(strict=False)
+    return flip(around(b)).draw(1, "3p").win(1, "self", "3p").build(claim=False)
 
 
 @sample("win_without_ready", "violations", ["WIN_WITHOUT_READY@5"],
