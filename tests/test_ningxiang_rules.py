@@ -647,3 +647,13 @@ def test_a_wild_in_jiangjiang_option():
     strict = Bound(get_ruleset("ningxiang", {"nx_wilds_in_jiangjiang": "false"}), SEVEN_MAN)
     assert not strict.is_win(jiang_with_6m, []) and strict.big_hands(jiang_with_6m, []) == []
     assert strict.is_win(T.counts(T.parse("22255m22558p225s5s")), [])  # no 纯王: 将将胡 as before
+
+
+def test_a_call_on_the_dashai_tiles_is_an_illegal_call():
+    """NX-A9: nobody may 吃/碰/杠 the two 打筛 tiles. Seat 3 logs a 碰 of the revealed 5m: ILLEGAL_CALL at
+    the 碰, whose detail names the rule (it used to read as a plain OUT_OF_TURN)."""
+    b = nx_hand("nx-pon-dashai", seat1=KONG_1).discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p")  # 1-3
+    record = b.dashai(1, "5m4s").pon(3, "5m").discard(3, "2m").exhaustive_draw().build(claim=False, strict=False)
+    verdict = verify_record(record)
+    assert [(v.code, v.event_index) for v in verdict.errors] == [("ILLEGAL_CALL", 5)]
+    assert "打筛" in verdict.errors[0].message
