@@ -1,6 +1,6 @@
 """The 宝-aware win and wait checks of 哈尔滨 and 大连 against a slow brute-force oracle written
 here: every decomposition found by trying pairs, pungs and chows tile by tile, the conditions
-of HRB.5 / DL.5 re-stated on each, and a wildcard (摸宝) substituted by every kind that is no
+of HRB.5 / DL.5 (大连's "not 门清" too) re-stated on each, and a wildcard (摸宝) substituted by every kind that is no
 fifth copy in the concealed hand: copies in sight elsewhere do not matter (REC-global-1), so a
 tenpai 听 seat's 宝 always wins ("this is always a win", HRB.5)."""
 from __future__ import annotations
@@ -70,6 +70,8 @@ def oracle_win(name: str, counts: list[int], melds) -> bool:
                    for pair, sets in decompositions(counts))
     if len(suits) < 3 or len(melds) >= 4:
         return False
+    if not any(m.kind != KONG or m.kong_kind != "concealed" for m in melds):
+        return False  # 门清: DL.5 5 asks for a 吃, 碰 or 明杠
     if not any(tiles[t] for t in range(27) if t % 9 in (0, 8)) and not any(tiles[27:]):
         return False
     for pair, sets in decompositions(counts):
