@@ -6,6 +6,7 @@ from typing import Callable
 from referee import tiles as T
 
 UNKNOWN = -1  # a wall position the platform did not log
+INDICATOR_NAMES = {1: "正王", 2: "鬼"}  # by IndicatorKind (record.proto): KING, GHOST
 
 
 class NoWilds:
@@ -99,9 +100,8 @@ class FlippedIndicator(NoWilds):
     def play_begins(self, replay, seat: int) -> None:
         """The flip belongs to the deal: a record without one is judged with no wildcards."""
         if replay.table.indicator is None:
-            what = "正王" if self.kind == 1 else "鬼"
-            replay.flag("INDICATOR_MISSING", seat, f"no {what} indicator was flipped before play began: the hand is "
-                        f"judged without wildcards")
+            replay.flag("INDICATOR_MISSING", seat, f"no {INDICATOR_NAMES.get(self.kind, '')} indicator was flipped "
+                        f"before play began: the hand is judged without wildcards")
 
     def check_wall(self, replay, seat: int, tile: int, wall_index: int) -> None:
         """The flipped tile must be the logged wall's; one that leaves play is taken out."""

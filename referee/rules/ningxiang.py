@@ -137,8 +137,8 @@ class Ningxiang(Ruleset):
         return self.shaped_win(naturals, count, melds, room, self.jiang_wilds(hand, wilds))
 
     def shaped_win(self, naturals: list[int], wilds: int, melds, room=None, jiang_wilds: bool = True) -> bool:
-        """平胡 or a shaped 大胡, of a hand split into naturals and a wild count. `jiang_wilds`: may
-        its wilds make a 将将胡 (jiang_wilds)."""
+        """平胡 or a shaped 大胡, of a hand split into naturals and a wild count. `jiang_wilds`: whether
+        its wilds may be in a 将将胡 (Ningxiang.jiang_wilds)."""
         return self.ping_hu(naturals, wilds, room) or self.has_big_hand(naturals, wilds, melds, room, jiang_wilds)
 
     def jiang_wilds(self, hand, wilds) -> bool:
