@@ -49,12 +49,7 @@ def open_raw(path: str):
 
 def sniff_compression(path: str) -> str:
     with open_raw(path) as fh:
-        head = fh.read(4)
-    if head.startswith(archive.GZIP_MAGIC):
-        return "gzip"
-    if head.startswith(archive.ZSTD_MAGIC):
-        return "zstd"
-    return ""
+        return archive.sniff(fh.read(archive.HEADER_BYTES))
 
 
 def _local_files(item: str) -> list[str]:

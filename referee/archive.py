@@ -45,7 +45,6 @@ purpose; the whole-file scan (start = 0) is never affected.
 from __future__ import annotations
 
 import gzip
-import io
 import logging
 import mmap
 import os
@@ -230,22 +229,48 @@ def compression_for_path(path) -> str | None:
     return COMPRESSION_SUFFIXES.get(pathlib.Path(path).suffix.lower())
 
 
+def sniff(head: bytes) -> str:
+    """"gzip", "zstd" or "" (plain) from a file's first HEADER_BYTES bytes: a TFRecord header whose
+    length CRC holds is plain, whatever its first bytes look like (a first record of 35,615 bytes
+    starts with gzip's magic); else the magic bytes decide."""
+    if len(head) >= HEADER_BYTES and _unpack("<I", head, 8)[0] == _masked_crc(head[:8]):
+        return ""
+    if head.startswith(GZIP_MAGIC):
+        return "gzip"
+    if head.startswith(ZSTD_MAGIC):
+        return "zstd"
+    return ""
+
+
 def decompress(raw: bytes, name: str = "archive") -> bytes:
     """Uncompressed bytes of a whole archive file, detecting gzip/zstd by magic bytes.
 
-    A damaged compressed stream raises ArchiveError rather than returning a silent prefix.
+    (sniff: a file that opens with a valid TFRecord header is plain.) A damaged or truncated
+    compressed stream raises ArchiveError rather than returning a silent prefix.
     """
+    compression = sniff(raw)
     try:
-        if raw.startswith(GZIP_MAGIC):
+        if compression == "gzip":
             return gzip.decompress(raw)
-        if raw.startswith(ZSTD_MAGIC):
-            # Streaming: frames written by a stream writer carry no content size.
-            reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw), read_across_frames=True)
-            with reader:
-                return reader.readall()
+        if compression == "zstd":
+            return _zstd_frames(raw)
     except (OSError, EOFError, zlib.error, zstandard.ZstdError) as err:
         raise ArchiveError(f"{name}: damaged compressed stream: {err}") from None
     return raw
+
+
+def _zstd_frames(raw: bytes) -> bytes:
+    """Every zstd frame of the file, decompressed; EOFError if the last one stops short (a stream
+    reader would return what came before the cut). Frames written by a stream writer carry no
+    content size, so each is decompressed as a stream."""
+    parts, rest = [], raw
+    while rest:
+        frame_reader = zstandard.ZstdDecompressor().decompressobj()
+        parts.append(frame_reader.decompress(rest))
+        if not frame_reader.eof:
+            raise EOFError("the zstd stream ends inside a frame (truncated)")
+        rest = frame_reader.unused_data
+    return b"".join(parts)
 
 
 def read_bytes(path) -> bytes:

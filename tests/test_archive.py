@@ -221,6 +221,36 @@ def test_damaged_compressed_stream_raises(tmp_path):
         A.read_bytes(zpath)
 
 
+@pytest.mark.parametrize("keep", [0.3, 0.9])
+def test_truncated_zstd_stream_raises_not_a_prefix(tmp_path, keep):
+    """A zstd archive cut short (one frame, or the second of two) is a damaged stream, never the
+    records before the cut: those after it would be lost without a trace."""
+    import zstandard
+
+    body = b"".join(A.frame(p) for p in PAYLOADS * 40)
+    one = zstandard.ZstdCompressor(write_checksum=True).compress(body)
+    two = one + zstandard.ZstdCompressor().compress(body)
+    for name, raw in (("one.tfrecord.zst", one[:int(len(one) * keep)]),
+                      ("two.tfrecord.zst", two[:len(one) + int((len(two) - len(one)) * keep)])):
+        (tmp_path / name).write_bytes(raw)
+        with pytest.raises(A.ArchiveError, match="truncated"):
+            A.read_bytes(tmp_path / name)
+    (tmp_path / "whole.tfrecord.zst").write_bytes(two)
+    assert A.read_bytes(tmp_path / "whole.tfrecord.zst") == body + body
+
+
+def test_a_plain_archive_that_opens_with_gzip_magic_is_read_as_plain(tmp_path):
+    """A first record of 35,615 (0x8b1f) bytes makes the file start 1f 8b, gzip's magic: its valid
+    TFRecord header says it is plain, and every record reads back (pack, then verify, used to fail)."""
+    payloads = [bytes(35_615), b"second"]
+    path = tmp_path / "x.tfrecord"
+    A.write_archive(path, payloads)
+    raw = path.read_bytes()
+    assert raw.startswith(A.GZIP_MAGIC) and A.sniff(raw[:A.HEADER_BYTES]) == ""
+    assert [f.payload for f in A.iter_archive(path)] == payloads
+    assert A.sniff(gzip.compress(raw)[:A.HEADER_BYTES]) == "gzip"
+
+
 def test_scan_accepts_mmap_and_bytearray(tmp_path):
     path = tmp_path / "x.tfrecord"
     A.write_archive(path, PAYLOADS)
