@@ -112,6 +112,9 @@ class Figures:
     findings_total: int
 
 
+INT64_MAX = 2**63 - 1
+
+
 def _money(claimed, recomputed) -> int:
     if claimed is None or recomputed is None:
         return 0
@@ -161,9 +164,12 @@ def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figu
         money_rows.append((row["source"], row["offset"], m))
         hands, total = money_by_ruleset.get(row["ruleset"], (0, 0))
         money_by_ruleset[row["ruleset"]] = (hands + 1, total + m)
+    # The ranking column saturates at int64's top: one claimed payment near ±2^63 (a valid sint64)
+    # puts a hand's money beyond it. The page shows each hand's exact amount (exact_money).
     money = pa.table({"source": pa.array([r[0] for r in money_rows], pa.string()),
                       "offset": pa.array([r[1] for r in money_rows], pa.int64()),
-                      "money": pa.array([r[2] for r in money_rows], pa.int64())})
+                      "money": pa.array([min(r[2], INT64_MAX) for r in money_rows], pa.int64())})
+    exact_money = {(source, offset): m for source, offset, m in money_rows}
     claimed_unsettled = read_table(out, "games", ["offset"], where=pc.field("claimed_payments").is_valid()
                                    & pc.field("recomputed_payments").is_null()).num_rows
 
@@ -178,7 +184,7 @@ def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figu
     ranked = ranked.sort_by([("money", "descending"), ("error_count", "descending"),
                              ("violation_count", "descending"), ("source", "ascending"), ("offset", "ascending")])
     shown = [Dispute((r["source"], r["offset"]), r["game_id"], r["ruleset"], r["status"], r["event_count"],
-                     r["error_count"], r["violation_count"], r["money"])
+                     r["error_count"], r["violation_count"], exact_money.get((r["source"], r["offset"]), 0))
              for r in ranked.slice(0, limit + listed).to_pylist()]
     _attach_codes(shown, violations)
 

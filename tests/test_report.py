@@ -165,6 +165,30 @@ def test_table_text_is_escaped(tmp_path):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
+def test_money_beyond_int64_is_shown_exactly(tmp_path):
+    """Claimed payments are sint64: one hand's money in dispute (half the sum of |claimed - recomputed|)
+    can pass 2^63. The report ranks it first and shows the exact amount; it used to stop on an
+    OverflowError, and write no page."""
+    out = tmp_path / "big"
+    game = {"source": "a.tfrecord", "offset": 0, "game_id": "big", "ruleset": "hebei", "status": "violations",
+            "reason": None, "event_count": 3, "winners": [], "claimed_payments": [2**63 - 1, -2**63, 5, 7],
+            "recomputed_payments": [0, 0, 0, 0], "mismatch": True, "violation_count": 1, "error_count": 1,
+            "referee_version": "x", "schema_version": 1}
+    small = {**game, "offset": 9, "game_id": "small", "claimed_payments": [4, -4, 0, 0]}
+    rows = {"games": [small, game],
+            "violations": [{"game_id": g["game_id"], "source": "a.tfrecord", "offset": g["offset"], "event_index": None,
+                            "seat": None, "code": "SETTLEMENT_MISMATCH", "severity": "error", "message": "m"}
+                           for g in (small, game)]}
+    for name, schema in TABLES.items():
+        (out / name).mkdir(parents=True)
+        pq.write_table(pa.Table.from_pylist(rows.get(name, []), schema=schema), out / name / "part-0.parquet")
+    figures = R.compute(out)
+    exact = (2**63 - 1 + 2**63 + 5 + 7) // 2
+    assert [d.money for d in figures.findings] == [exact, 4]
+    assert figures.money_total == exact + 4
+    assert run_report(out) == 0 and f"{exact + 4:,}" in (out / "report.html").read_text()
+
+
 # -- in the browser ------------------------------------------------------------------------------
 def test_report_in_the_browser(browser, audit_copy, tmp_path):  # noqa: F811
     # Enough views to reach past the records whose only findings are in their claimed results
