@@ -239,6 +239,9 @@ def test_a_malformed_option_is_a_usage_error(capsys, tmp_path, command, pair, me
 @pytest.mark.parametrize("pair, message", [
     ("hb_multiple_ron=banana", "takes true or false, not 'banana'"),
     ("no_such_option=1", "unknown rule option 'no_such_option'"),
+    ("nx_birds=-3", "nx_birds takes a whole number of at least 0, not '-3'"),
+    ("hb_room_multiplier=0", "hb_room_multiplier takes a whole number of at least 1, not '0'"),
+    ("hb_cap=1_0", "hb_cap takes a whole number of at least 0, not '1_0'"),
 ])
 def test_an_option_no_ruleset_takes_is_rejected_before_any_work(capsys, tmp_path, command, pair, message):
     extra = ["--out", str(tmp_path / "out")] if command == "audit" else []
@@ -247,6 +250,18 @@ def test_an_option_no_ruleset_takes_is_rejected_before_any_work(capsys, tmp_path
     assert code == 2 and out == ""
     assert f"usage: mjref {command}" in err and message in err
     assert not (tmp_path / "out").exists()  # the audit never started
+
+
+def test_a_records_own_option_out_of_range_is_no_verdict(capsys):
+    """A record whose own options hold a value the rule book cannot take (a negative bird count) is
+    not judged under it, blaming the platform for the birds: it is unreplayable, with the reason."""
+    from referee import records
+    from referee.verify import verify_record
+
+    record = records.parse_text((SAMPLES / "ningxiang" / "clean_discard_win.textproto").read_text())
+    record.ruleset.options["nx_birds"] = "-3"
+    verdict = verify_record(record)
+    assert verdict.status == "unreplayable" and "nx_birds takes a whole number of at least 0" in verdict.reason
 
 
 def test_an_option_of_another_ruleset_leaves_the_record_alone(capsys):

@@ -39,6 +39,7 @@ class Option:
     help: str
     spec: str = ""  # the SPEC ruling it implements, e.g. "HB-A3"
     choices: tuple[str, ...] = ()
+    least: int = 0  # a whole-number option's smallest value (1 for a multiplier or a base)
 
     def parse(self, text: str) -> bool | int | str:
         if isinstance(self.default, bool):
@@ -49,10 +50,10 @@ class Option:
                 return False
             raise RulesetError(f"option {self.name} takes true or false, not {text!r}")
         if isinstance(self.default, int):
-            try:
-                return int(text)
-            except ValueError:
-                raise RulesetError(f"option {self.name} takes a whole number, not {text!r}") from None
+            digits = text.strip()
+            if not (digits.isascii() and digits.isdigit()) or int(digits) < self.least:
+                raise RulesetError(f"option {self.name} takes a whole number of at least {self.least}, not {text!r}")
+            return int(digits)
         if self.choices and text not in self.choices:
             raise RulesetError(f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}")
         return text

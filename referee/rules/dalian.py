@@ -65,8 +65,8 @@ class Dalian(BaoFamily):
         Option("dl_ready_kong_with_drawn", True, "after 听 a kong only with the tile just drawn", "DL-A14"),
         Option("dl_ready_kong_same_waits", True, "after 听 a kong must keep the same waits (else any wait)", "DL-A14"),
         Option("dl_bao_back_stacks", 12, "how many stacks from the back the dice may count (fewer left: any)",
-               "DL-A15"),
-        Option("dl_base", 1, "the room's base (房间基本分)", "DL.6"),
+               "DL-A15", least=1),
+        Option("dl_base", 1, "the room's base (房间基本分)", "DL.6", least=1),
         Option("dl_dragon_kongs", True, "a dragon 明杠 on a discard and a dragon 暗杠 are allowed", "DL.2"),
         Option("dl_ready_shape_wait_enough", False, "a wait of the shape alone makes 听 legal and is kept by the "
                "lock (else only waits that give a legal win)", "DL.3.2"),

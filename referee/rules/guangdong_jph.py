@@ -93,7 +93,7 @@ class JiPingHu(Ruleset):
                "or feed_first", "J.6.4 (silent)", choices=("event_first", "feed_first")),
         Option("jph_coin_conversion", False,
                "QQ coin rooms: each loser pays X·N + A, the winner gains X·P·N − A (not zero-sum)", "J.6.4 (3) DOC"),
-        Option("jph_coin_room", 1, "the room coefficient N of the coin conversion", "J.6.4 (3) DOC"),
+        Option("jph_coin_room", 1, "the room coefficient N of the coin conversion", "J.6.4 (3) DOC", least=1),
         Option("jph_coin_fee", 0,
                "the house fee A each seat pays every hand under the coin conversion (流局 included)",
                "J.6.4 (3) DOC; 流局 silent"),

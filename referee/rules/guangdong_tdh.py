@@ -110,7 +110,7 @@ class GuangdongTDH(Ruleset):
                "a discard win is paid as three shares, all by the discarder (点炮包三家; no 自摸 ×2)", "TDH-A10"),
         Option("tdh_kong_money_void_in_draw", False,
                "kong payments are void in 流局 (else they are paid at once and stand)", "TDH.6.3"),
-        Option("tdh_base", 1, "底分: the room's base, multiplying every hand score and kong payment", "TDH.6.1"),
+        Option("tdh_base", 1, "底分: the room's base, multiplying every hand score and kong payment", "TDH.6.1", least=1),
         Option("tdh_yinghu_natural_ghost", False,
                "a hand that wins with its 鬼 read as their own face counts as 硬胡", "TDH.6.1"),
         Option("tdh_yinghu_without_ghosts", False,

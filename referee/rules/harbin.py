@@ -39,13 +39,13 @@ class Harbin(BaoFamily):
     reads_draws_before = True  # HRB-A6: 3 流局 in a row make the dealer liable (referee/match.py checks the count)
     options = (
         # Payment model (HRB.6.2): LOW confidence in the SPEC, so every number is an option.
-        Option("hrb_pinghe", 1, "winner multiplier for 平和 (a win on a discard)", "HRB-A1"),
-        Option("hrb_zimo", 2, "winner multiplier for 自摸 (杠开 and 抢杠 count as 自摸)", "HRB-A1"),
-        Option("hrb_mobao", 3, "winner multiplier for 摸宝 (replaces 自摸)", "HRB-A1"),
-        Option("hrb_baozhongbao", 12, "winner multiplier for 宝中宝 (replaces 摸宝 and 卡当)", "HRB-A1"),
-        Option("hrb_kadang_times", 2, "卡当 multiplies the winner multiplier by this", "HRB-A1"),
-        Option("hrb_menqing_factor", 3, "loser factor of a 门清 loser (站立; an open loser pays ×1)", "HRB-A1"),
-        Option("hrb_chuchong_factor", 3, "loser factor of a discarder who had not declared 听 (出冲)", "HRB-A1"),
+        Option("hrb_pinghe", 1, "winner multiplier for 平和 (a win on a discard)", "HRB-A1", least=1),
+        Option("hrb_zimo", 2, "winner multiplier for 自摸 (杠开 and 抢杠 count as 自摸)", "HRB-A1", least=1),
+        Option("hrb_mobao", 3, "winner multiplier for 摸宝 (replaces 自摸)", "HRB-A1", least=1),
+        Option("hrb_baozhongbao", 12, "winner multiplier for 宝中宝 (replaces 摸宝 and 卡当)", "HRB-A1", least=1),
+        Option("hrb_kadang_times", 2, "卡当 multiplies the winner multiplier by this", "HRB-A1", least=1),
+        Option("hrb_menqing_factor", 3, "loser factor of a 门清 loser (站立; an open loser pays ×1)", "HRB-A1", least=1),
+        Option("hrb_chuchong_factor", 3, "loser factor of a discarder who had not declared 听 (出冲)", "HRB-A1", least=1),
         Option("hrb_chuchong_pays_all", True,
                "出冲: the unready discarder pays every loser's share (包付); else only its own", "HRB-A1"),
         Option("hrb_ting_discard_all_pay", True,
@@ -71,7 +71,7 @@ class Harbin(BaoFamily):
         Option("hrb_self_draw_only_last", 4, "the last live draws that win by self-draw only (no 点炮 after them)",
                "HRB-A5"),
         Option("hrb_baopai_after_draws", 3, "流局 in a row after which the dealer is liable for the next hand "
-               "(包牌) and then passes the deal; 0 = never", "HRB-A6"),
+               "(包牌) and then passes the deal; 0 = never", "HRB-A6", least=1),
         Option("hrb_kadang_unique_wait", True, "卡当 needs the hand's only winning tile in the middle of a sequence",
                "HRB-A8"),
         Option("hrb_kadang_edge_wait", False, "an edge wait (12→3, 89→7) is 卡当 too", "HRB.6.3"),

@@ -48,7 +48,7 @@ class Hebei(Ruleset):
         Option("hb_menqing_on_discard_win", True, "门清 also on a discard win", "HB-A9"),
         Option("hb_menqing_with_special_shapes", True, "七对 and 十三幺 also score 门清", "HB-A2"),
         Option("hb_dadiaoche_stacks_pengpeng", True, "大吊车 and 碰碰胡 both count", "HB-A10"),
-        Option("hb_room_multiplier", 1, "room multiplier applied to every amount before the cap", "HB-A11"),
+        Option("hb_room_multiplier", 1, "room multiplier applied to every amount before the cap", "HB-A11", least=1),
         Option("hb_cap", 1000, "each seat's net for the hand is clipped to ±cap (0 = no cap)", "HB.6.4"),
         Option("hb_dealer_repeats_among_winners", True,
                "after 一炮多响 the dealer repeats if among the winners", "HB-A12"),
