@@ -34,7 +34,8 @@ CODES: dict[str, Code] = {
         Code("IMPOSSIBLE_TILE", "非法牌", "impossible tile",
              "an event names a tile code that is no tile, or a tile the ruleset does not use"),
         Code("INVALID_VALUE", "非法字段值", "out-of-range value",
-             "an event field holds a value the record schema does not define (an unknown enum value)"),
+             "an event or record field holds a value the record schema does not define (an unknown enum value, "
+             "a round_wind that is no wind)"),
         Code("DRAW_MISMATCH", "摸牌不符", "tampered draw",
              "the drawn tile is not the tile the recorded wall holds at that position"),
         Code("DRAW_FROM_RESERVE", "摸保留牌", "draw from the reserve",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from functools import partial
 
+from referee import SCHEMA_VERSION
 from referee import actions as A
 from referee import offers
 from referee import tiles as T
@@ -41,6 +42,7 @@ NOT_HERE = {"indicator": "an indicator flip is not part of play here",
 ENUM_FIELDS = {kind: (name, enum, frozenset(enum.values())) for kind, name, enum in (
     ("win", "kind", pb.WinKind), ("kong", "kind", pb.KongKind), ("discard", "ready", pb.ReadyKind),
     ("chi", "ready", pb.ReadyKind), ("ready", "kind", pb.ReadyKind), ("indicator", "kind", pb.IndicatorKind))}
+WIND_CODES = (pb.E, pb.S, pb.W, pb.N)  # the Tile codes a round_wind may hold (0: not logged, East)
 FROM_CODE = T.FROM_CODE
 PASS = A.Action(A.PASS)
 DEAL_ORDER = tuple(tuple(deal_seats(dealer)) for dealer in range(4))
@@ -110,9 +112,15 @@ class Replay:
             raise Unreplayable(f"dealer seat {record.dealer} does not exist (seats are 0-3)")
         if record.players and len(record.players) != 4:
             raise Unreplayable(f"{len(record.players)} players listed; every variant seats 4")
+        if record.schema_version not in (0, SCHEMA_VERSION):
+            raise Unreplayable(f"the record says it was written with schema version {record.schema_version}; this "
+                               f"referee reads version {SCHEMA_VERSION}, and fields of another may mean other things")
         seats = [Seat(i) for i in range(4)]
         dealer = record.dealer
-        round_wind = T.from_proto(record.round_wind) if record.round_wind in (pb.E, pb.S, pb.W, pb.N) else 27
+        round_wind = T.from_proto(record.round_wind) if record.round_wind in WIND_CODES else T.from_proto(pb.E)
+        if record.round_wind not in WIND_CODES and record.round_wind != pb.TILE_UNSPECIFIED:
+            self.flag("INVALID_VALUE", None, f"round_wind is {record.round_wind}, which is no wind (E, S, W or N); the "
+                      f"hand is judged with East", index=None)
         if record.wall:
             tiles = self._tiles(record.wall, lambda i: f"wall[{i}]")
             self._check_wall(tiles)
@@ -123,6 +131,7 @@ class Replay:
                 seats[s].hand[tile] += 1
             wall.front = DEALT
             seats[dealer].drawn = tiles[DEALT - 1]  # the dealer's fourteenth comes last
+            self._check_initial_hands(seats)
             return Table(seats, dealer, wall, round_wind)
         if len(record.initial_hands) != 4:
             raise Unreplayable("the record has neither a wall nor four initial hands")
@@ -140,6 +149,14 @@ class Replay:
         table.seen = seen
         self._check_counts(seen, "the dealt hands")
         return table
+
+    def _check_initial_hands(self, seats: list[Seat]) -> None:
+        """A record with a wall needs no initial_hands; any it logs must be the wall's deal."""
+        for s, hand in enumerate(self.record.initial_hands[:4]):
+            logged = T.counts(self._tiles(hand.tiles, lambda _i, s=s: f"initial_hands[{s}]"))
+            if logged != seats[s].hand:
+                self.flag("DRAW_MISMATCH", s, f"initial_hands[{s}] logs {T.format_counts(logged)}, but the wall deals "
+                          f"seat {s} {T.format_counts(seats[s].hand)}", index=None)
 
     def _check_wall(self, tiles: list[int]) -> None:
         self._check_counts(T.counts(tiles), "the wall")
