@@ -71,7 +71,7 @@ class Harbin(BaoFamily):
         Option("hrb_self_draw_only_last", 4, "the last live draws that win by self-draw only (no 点炮 after them)",
                "HRB-A5"),
         Option("hrb_baopai_after_draws", 3, "流局 in a row after which the dealer is liable for the next hand "
-               "(包牌) and then passes the deal; 0 = never", "HRB-A6", least=1),
+               "(包牌) and then passes the deal; 0 = never", "HRB-A6"),
         Option("hrb_kadang_unique_wait", True, "卡当 needs the hand's only winning tile in the middle of a sequence",
                "HRB-A8"),
         Option("hrb_kadang_edge_wait", False, "an edge wait (12→3, 89→7) is 卡当 too", "HRB.6.3"),
