@@ -38,7 +38,7 @@ class Bound:
         return [p.name for p in big]
 
     def instant_hands(self, hand, melds, opening):
-        return self.ruleset.instant_hands(SimpleNamespace(indicator=self.king), hand, melds, opening)
+        return self.ruleset.instant_hands(SimpleNamespace(indicator=self.king, phase=None), hand, melds, opening)
 
     def settle(self, outcome):
         outcome.indicator = self.king
@@ -657,3 +657,16 @@ def test_a_call_on_the_dashai_tiles_is_an_illegal_call():
     verdict = verify_record(record)
     assert [(v.code, v.event_index) for v in verdict.errors] == [("ILLEGAL_CALL", 5)]
     assert "打筛" in verdict.errors[0].message
+
+
+def test_an_opening_hand_is_judged_on_the_dealt_hand_until_the_first_discard():
+    """NX.5 6 缺一色: "the dealt hand lacks one whole suit", declarable "before the holder's first
+    discard" (NX-A4). Seat 1 is dealt no 万, draws 1m at its first turn and declares: a 大胡 自摸
+    (the drawn 万 was not dealt). After its first discard it may not (起手 only)."""
+    record = nx_hand("nx-queyise-first-draw").discard(0, "9s").draw(1, "1m").win(1, "self", "1m")
+    verdict = verify_record(record.birds("1p4s").build())
+    assert verdict.status == "clean" and verdict.winners == (1,)
+    assert "缺一色" in {p.name for p in verdict.recomputed.patterns}
+    late = nx_hand("nx-queyise-late").discard(0, "9s").draw(1, "1m").discard(1, "1m")  # 1-3
+    late = late.draw_discard(2, "3p").draw_discard(3, "9m").draw_discard(0, "4p").draw(1, "1m").win(1, "self", "1m")
+    assert [c for c, _ in codes(late.build(claim=False, strict=False))][:1] == ["FALSE_WIN"]

@@ -275,33 +275,50 @@ class Ningxiang(Ruleset):
 
     def instant_hands(self, view, hand, melds, opening) -> tuple[str, ...]:
         """NX.5 5-10: hands that win as they are, with no shape (NX-A4). 四纯王, 黑天胡 and 四王 hold
-        "起手 or drawn later", calls or not; the others are the dealt hand's."""
+        "起手 or drawn later", calls or not, on the hand as it stands; the others are the dealt
+        hand's ("发牌后，手牌中…"), which a seat may declare until its first discard."""
         king = view.indicator
         if king is None:
             return ()
         pure = self.pure_kings(king)
         kings = hand[king] + sum(hand[t] for t in pure)
-        dealt = not melds
-        if not opening and kings < 3 and not (kings == 1 and dealt and not self["nx_yizhihua_opening_only"]):
+        untouched = not melds
+        if not opening and kings < 3 and not (kings == 1 and untouched and not self["nx_yizhihua_opening_only"]):
             return ()  # after the 起手 only three kings or more (or, by option, 一枝花) make one
+        dealt = self.dealt_hand(view, hand) if opening else hand
+        dealt_kings = dealt[king] + sum(dealt[t] for t in pure)
         found = []
-        if dealt and opening and not kings and not any(hand[t] for t in JIANG):
+        if untouched and opening and not dealt_kings and not any(dealt[t] for t in JIANG):
             found.append("无王无将")
-        if dealt and opening and any(not any(hand[9 * s:9 * s + 9]) for s in range(3)):
+        if untouched and opening and any(not any(dealt[9 * s:9 * s + 9]) for s in range(3)):
             found.append("缺一色")
         four_pure = any(hand[t] == 4 for t in pure)
         if four_pure:
             found.append("四纯王")
         if hand[king] >= 3:
             found.append("黑天胡")
-        if dealt and (opening or not self["nx_yizhihua_opening_only"]) and kings == 1:
-            lone = king if hand[king] else next(t for t in pure if hand[t])
+        if untouched and (opening or not self["nx_yizhihua_opening_only"]) and dealt_kings == 1:
+            lone = king if dealt[king] else next(t for t in pure if dealt[t])
             suit = T.suit_of(lone)
-            if sum(hand[9 * suit:9 * suit + 9]) == 1:
+            if sum(dealt[9 * suit:9 * suit + 9]) == 1:
                 found.append("一枝花")
         if sum(hand[t] for t in pure) >= 4 and not (four_pure and self["nx_four_pure_excludes_four_kings"]):
             found.append("四王")
         return tuple(found)
+
+    @staticmethod
+    def dealt_hand(view, hand: list[int]) -> list[int]:
+        """The hand as it was dealt: a seat other than the dealer that declares a 起手 hand at its
+        first draw (NX-A4: the window lasts until its first discard) holds the drawn tile besides."""
+        seat = getattr(view.phase, "seat", None)
+        if seat is None or seat == view.dealer or sum(hand) % 3 != 2:
+            return hand
+        drawn = view.seats[seat].drawn
+        if drawn is None or not hand[drawn]:
+            return hand
+        dealt = list(hand)
+        dealt[drawn] -= 1
+        return dealt
 
     def on_opening_win(self, replay, event) -> bool:
         """A 起手 hand declared by a seat other than the one to act, right after the deal (NX-A4)."""
