@@ -68,6 +68,7 @@ class Hand:
     draws_carried: bool = False
     round_wind_advances: bool = False
     first_dealer: int | None = None
+    options: tuple = ()  # the record's own rule options, sorted (key, value) pairs
 
     @property
     def ended(self) -> bool:
@@ -98,7 +99,8 @@ def hand_of(record: pb.GameRecord, verdict: Verdict, source: str = "", offset: i
                 record.dealer, record.round_wind, record.match_state.consecutive_draws,
                 tuple(record.match_state.totals_before), tuple(record.claimed.totals_after), claimed,
                 tuple(verdict.recomputed.payments) if replayed and verdict.recomputed is not None else None,
-                verdict.next_dealer if replayed else None, replayed and verdict.drawn, draws, winds, first)
+                verdict.next_dealer if replayed else None, replayed and verdict.drawn, draws, winds, first,
+                tuple(sorted(record.ruleset.options.items())))
 
 
 # -- what the rule books say between hands (the simulator writes matches with the same functions) ---
@@ -241,8 +243,19 @@ def check_match(hands: list[Hand]) -> MatchResult:
     first = hands[primary[0]]
     opening = first if first.hand_index == 0 else None  # the match's first hand, when present
     before: Hand | None = None
+    # What each hand's round wind and 流局 count should be, from the match's deals and results (not
+    # from the record before it, so one mislogged record is one finding): from the opening hand's
+    # East and 0 on; after a gap, or with no opening hand, from the hand's own record.
+    due: dict[int, tuple[int, int]] = {}
     for i in primary:
         h = hands[i]
+        if (h.ruleset, h.options) != (first.ruleset, first.options):
+            find("MATCH_RULES_CHANGED", h.hand_index, i, f"hand {h.hand_index} is played under {h.ruleset} "
+                 f"{dict(h.options) or '(default options)'}; the match began under {first.ruleset} "
+                 f"{dict(first.options) or '(default options)'}")
+        if h is opening and h.draws_carried and h.draws_before:
+            find("MATCH_STATE_MISMATCH", h.hand_index, i, f"the record says {h.draws_before} 流局 in a row before "
+                 f"it, but it is the first hand of match {match_id}: none came before it")
         # The hand's own running totals.
         if h.totals_after and h.totals_before and h.claimed is not None:
             if not len(h.totals_before) == len(h.totals_after) == len(h.claimed):
@@ -263,7 +276,9 @@ def check_match(hands: list[Hand]) -> MatchResult:
                      f"{h.dealer}; with fixed seat winds seat {h.first_dealer} is East and deals it")
         follows = before is not None and before.hand_index == h.hand_index - 1
         if follows:
-            _check_pair(match_id, before, h, i, opening, find)
+            _check_pair(match_id, before, due[before.hand_index], h, i, opening, find)
+        due[h.hand_index] = _expected_state(before, due, h, opening) if follows else (
+            (pb.E, 0) if h is opening else (h.round_wind, h.draws_before))
         before = h
 
     claimed_totals, recomputed_totals = _final_totals([hands[i] for i in primary], missing)
@@ -272,8 +287,21 @@ def check_match(hands: list[Hand]) -> MatchResult:
                        sum(not hands[i].ended for i in primary), claimed_totals, recomputed_totals, findings)
 
 
-def _check_pair(match_id: str, p: Hand, h: Hand, i: int, opening: Hand | None, find) -> None:
-    """Hand h against the hand p just before it."""
+def _expected_state(p: Hand, due: dict, h: Hand, opening: Hand | None) -> tuple[int, int]:
+    """(round wind, 流局 in a row) hand h should have after the hand p before it, from the ones due
+    to p; where p did not end, h's own record."""
+    wind, draws = due[p.hand_index]
+    if not p.ended:
+        return h.round_wind, h.draws_before
+    if h.round_wind_advances and opening is not None:
+        wind = next_round_wind(wind, opening.dealer, p.dealer, h.dealer)
+    return wind, draws_after(p.drawn, draws)
+
+
+def _check_pair(match_id: str, p: Hand, p_expected: tuple[int, int], h: Hand, i: int, opening: Hand | None,
+                find) -> None:
+    """Hand h against the hand p just before it (`p_expected`: p's round wind and 流局 count as the
+    match gives them)."""
     if p.totals_after and h.totals_before and tuple(p.totals_after) != tuple(h.totals_before):
         find("MATCH_TOTALS_NOT_CARRIED", h.hand_index, i, f"hand {h.hand_index} starts from totals "
              f"{list(h.totals_before)}; hand {p.hand_index} ended with {list(p.totals_after)}")
@@ -284,21 +312,23 @@ def _check_pair(match_id: str, p: Hand, h: Hand, i: int, opening: Hand | None, f
         find("MATCH_DEALER_MISMATCH", h.hand_index, i, f"hand {h.hand_index} of match {match_id} is dealt by seat "
              f"{h.dealer}; hand {p.hand_index} (dealer seat {p.dealer}) was {how}, so the {p.ruleset} dealer rule "
              f"gives seat {p.next_dealer}")
+    p_wind, p_draws = p_expected
     if h.draws_carried:
-        expected = draws_after(p.drawn, p.draws_before)
+        expected = draws_after(p.drawn, p_draws)
         if h.draws_before != expected:
             find("MATCH_STATE_MISMATCH", h.hand_index, i, f"the record says {h.draws_before} 流局 in a row before "
                  f"it; hand {p.hand_index} of match {match_id} "
-                 f"{'was a 流局 after ' + str(p.draws_before) if p.drawn else 'had a winner'}, so {expected}")
+                 f"{'was a 流局 after ' + str(p_draws) if p.drawn else 'had a winner'}, so {expected}")
     if h.round_wind_advances and opening is not None:
-        expected = next_round_wind(p.round_wind, opening.dealer, p.dealer, h.dealer)
+        expected = next_round_wind(p_wind, opening.dealer, p.dealer, h.dealer)
         if h.round_wind != expected:
             passed = h.dealer != p.dealer and p.dealer == (opening.dealer + 3) % 4
             why = (f"seat {p.dealer}, the fourth dealer of the cycle, passed the deal" if passed
                    else f"the deal {'stayed with' if h.dealer == p.dealer else 'passed from'} seat {p.dealer}, "
                         f"which does not end a cycle (it began with seat {opening.dealer})")
             find("MATCH_WIND_MISMATCH", h.hand_index, i, f"hand {h.hand_index} is played in the {_wind(h.round_wind)} "
-                 f"round; hand {p.hand_index} was {_wind(p.round_wind)} and {why}, so {_wind(expected)}")
+                 f"round; hand {p.hand_index} was in the {_wind(p_wind)} round by the match's deals and {why}, so "
+                 f"{_wind(expected)}")
 
 
 def _final_totals(primary: list[Hand], missing: int) -> tuple[tuple[int, ...] | None, tuple[int, ...] | None]:

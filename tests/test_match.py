@@ -70,6 +70,32 @@ def test_a_wrong_count_is_reported_on_the_record_that_carries_it(tmp_path, capsy
     assert "so 3" in finding["message"]
 
 
+def test_the_first_hand_has_no_draws_before_it(tmp_path, capsys):
+    """HRB.1: the 包牌 count is 流局 in a row within the match; its first hand cannot claim three before it
+    (that made it a 包牌 hand, and moved the deal, with no 流局 played)."""
+    hands = [liable_hand(0, 3), drawn_hand(1, 0, dealer=1)]
+    code, verdicts = verify_dir(tmp_path, capsys, hands)
+    assert errors_by_record(verdicts) == [["MATCH_STATE_MISMATCH"], []]
+    assert "first hand" in verdicts[0]["violations"][0]["message"]
+
+
+def test_one_mislogged_count_is_one_finding(tmp_path, capsys):
+    """Hand 1's count is logged 5 (it is 1): hand 1 is reported, and hand 2, whose 2 follows from the
+    hands played, is not blamed for it."""
+    hands = [drawn_hand(0, 0), drawn_hand(1, 5), drawn_hand(2, 2)]
+    code, verdicts = verify_dir(tmp_path, capsys, hands)
+    assert errors_by_record(verdicts) == [[], ["MATCH_STATE_MISMATCH"], []]
+
+
+def test_a_hand_under_other_rules_is_a_match_finding(tmp_path, capsys):
+    """A match's rules hold for all its hands (the 包牌 count, the dealer rule): a hand logged under
+    other options than the match's first hand is MATCH_RULES_CHANGED, on that hand."""
+    hands = [drawn_hand(0, 0), drawn_hand(1, 1), drawn_hand(2, 2)]
+    hands[1].ruleset.options["hrb_baopai_after_draws"] = "0"
+    code, verdicts = verify_dir(tmp_path, capsys, hands)
+    assert errors_by_record(verdicts) == [[], ["MATCH_RULES_CHANGED"], []]
+
+
 def test_a_win_resets_the_count(tmp_path, capsys):
     hands = [drawn_hand(0, 0), liable_hand(1, 1), drawn_hand(2, 1, dealer=1)]  # seat 1 won: it deals next
     code, verdicts = verify_dir(tmp_path, capsys, hands)
@@ -201,12 +227,13 @@ def test_round_wind_advances_when_the_fourth_dealer_passes_the_deal(tmp_path, ca
     assert code == 0
     advanced = winds.index(pb.S)
     assert match[advanced - 1].dealer == (match[0].dealer + 3) % 4 != match[advanced].dealer
-    stale = [r for r in jph_match(12)]  # the platform did not advance the wind, then advanced it late
+    stale = [r for r in jph_match(12)]  # the platform did not advance the wind for one hand, then did
     stale[advanced].round_wind = pb.E
     resettle(stale, advanced)
     code, verdicts = verify_dir(tmp_path / "stale", capsys, stale)
-    assert errors_by_record(verdicts) == [["MATCH_WIND_MISMATCH"] if i in (advanced, advanced + 1) else []
-                                         for i in range(12)]
+    # One finding, on that hand: the next hand's wind follows from the match's deals, not from the
+    # record before it, so its right wind is not blamed for the stale one.
+    assert errors_by_record(verdicts) == [["MATCH_WIND_MISMATCH"] if i == advanced else [] for i in range(12)]
     assert "so 南 (S)" in verdicts[advanced]["violations"][0]["message"]
 
 
@@ -215,7 +242,8 @@ def test_the_first_hand_is_the_east_round_and_fixed_winds_fix_the_first_dealer(t
     match[0].round_wind = match[1].round_wind = pb.S
     resettle(match, 0)
     code, verdicts = verify_dir(tmp_path / "south", capsys, match)
-    assert errors_by_record(verdicts) == [["MATCH_WIND_MISMATCH"], []]
+    # Both records are wrong (the deals keep the match in the East round): one finding each.
+    assert errors_by_record(verdicts) == [["MATCH_WIND_MISMATCH"], ["MATCH_WIND_MISMATCH"]]
     fixed = jph_match(3, jph_seat_winds_rotate="false")
     assert fixed[0].dealer == 0  # seat 0 is East and deals first
     code, _ = verify_dir(tmp_path / "fixed", capsys, fixed)
