@@ -53,6 +53,7 @@ SKIPPED_CODES = {
     "MISSED_WIN": "an info note (漏胡 allowed in Hebei), not a fault",
     "MATCH_STATE_MISMATCH": "a finding across the records of a match: one record cannot carry it (tests/test_match.py)",
     "MATCH_WIND_MISMATCH": "a finding across the records of a match (tests/test_match.py)",
+    "MATCH_RULES_CHANGED": "a finding across the records of a match (tests/test_match.py)",
     "MATCH_TOTALS_NOT_CARRIED": "a finding across the records of a match (tests/test_match.py)",
     "MATCH_DEALER_MISMATCH": "a finding across the records of a match: match kind dealer_skipped",
     "MATCH_HAND_MISSING": "a finding across the records of a match: match kind hand_missing",
