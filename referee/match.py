@@ -68,7 +68,7 @@ class Hand:
     draws_carried: bool = False
     round_wind_advances: bool = False
     first_dealer: int | None = None
-    options: tuple = ()  # the record's own rule options, sorted (key, value) pairs
+    options: tuple = ()  # the record's own rule options as parsed, sorted (key, value) pairs
 
     @property
     def ended(self) -> bool:
@@ -80,27 +80,29 @@ class Hand:
 
 
 @lru_cache(maxsize=256)
-def _match_rules(name: str, options: tuple, overrides: tuple) -> tuple[bool, bool, int | None]:
+def _match_rules(name: str, options: tuple, overrides: tuple) -> tuple[bool, bool, int | None, tuple]:
+    """What the rule book asks of a match, and its option values as parsed (so that "true" and "1"
+    are one value); the logged options where they do not parse."""
     try:
         rules = get_ruleset(name, dict(options), dict(overrides))
     except RulesetError:
-        return False, False, None
-    return rules.reads_draws_before, rules.round_wind_advances, rules.first_dealer()
+        return False, False, None, options
+    return rules.reads_draws_before, rules.round_wind_advances, rules.first_dealer(), tuple(sorted(
+        (key, value) for key, value in rules.values.items() if key in dict(options)))
 
 
 def hand_of(record: pb.GameRecord, verdict: Verdict, source: str = "", offset: int | None = None,
             overrides: Mapping[str, str] | None = None) -> Hand:
     """The facts of one judged record (judged under `overrides`, as its verdict was)."""
-    draws, winds, first = _match_rules(record.ruleset.name, tuple(sorted(record.ruleset.options.items())),
-                                       tuple(sorted((overrides or {}).items())))
+    draws, winds, first, options = _match_rules(record.ruleset.name, tuple(sorted(record.ruleset.options.items())),
+                                                tuple(sorted((overrides or {}).items())))
     replayed = verdict.status != UNREPLAYABLE
     claimed = tuple(record.claimed.payments) if record.claimed.payments else None
     return Hand(record.match_id, record.hand_index, record.game_id, source, offset, record.ruleset.name, replayed,
                 record.dealer, record.round_wind, record.match_state.consecutive_draws,
                 tuple(record.match_state.totals_before), tuple(record.claimed.totals_after), claimed,
                 tuple(verdict.recomputed.payments) if replayed and verdict.recomputed is not None else None,
-                verdict.next_dealer if replayed else None, replayed and verdict.drawn, draws, winds, first,
-                tuple(sorted(record.ruleset.options.items())))
+                verdict.next_dealer if replayed else None, replayed and verdict.drawn, draws, winds, first, options)
 
 
 # -- what the rule books say between hands (the simulator writes matches with the same functions) ---

@@ -335,3 +335,13 @@ def test_inject_faults_whole_matches_and_verify_finds_them(tmp_path, capsys, kin
     found = [v["game_id"] for v in verdicts if any(x["code"] == MATCH_FAULT_KINDS[kind].code for x in v["violations"])]
     assert len(found) == 6 and set(found) == labels
     assert sum(len([x for x in v["violations"] if x["severity"] == "error"]) for v in verdicts) == 6
+
+
+def test_one_option_value_written_two_ways_is_one_rule(tmp_path, capsys):
+    """"true" and "1" are one value of a boolean option: no MATCH_RULES_CHANGED for the spelling."""
+    hands = [drawn_hand(0, 0), drawn_hand(1, 1), drawn_hand(2, 2)]
+    hands[0].ruleset.options["hrb_ready_lock"] = "true"
+    hands[1].ruleset.options["hrb_ready_lock"] = "1"
+    hands[2].ruleset.options["hrb_ready_lock"] = "yes"
+    code, verdicts = verify_dir(tmp_path, capsys, hands)
+    assert errors_by_record(verdicts) == [[], [], []]
