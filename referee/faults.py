@@ -1264,14 +1264,7 @@ def indicator_not_flipped(ctx: Context) -> Injected | None:
     if not applies_to("INDICATOR_MISSING", ctx.rules.name) or not flips:
         return None
 
-    def rest_of_the_deal(player: SelfPlay) -> None:
-        for part in player.rules.before_play:  # horses set aside
-            event = part.event_due(player.replay)
-            while event is not None:
-                player.emit(event)
-                event = part.event_due(player.replay)
-
-    record = ctx.play_on(flips[0], [], then=rest_of_the_deal)
+    record = ctx.play_on(flips[0], [], then=lambda player: player.emit_due(player.rules.before_play))  # horses
     starts = next(i for i in range(flips[0], len(record.events)) if record.events[i].WhichOneof("kind") in
                   ("discard", "win"))
     return Injected(record, starts)

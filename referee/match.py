@@ -87,8 +87,9 @@ def _match_rules(name: str, options: tuple, overrides: tuple) -> tuple[bool, boo
         rules = get_ruleset(name, dict(options), dict(overrides))
     except RulesetError:
         return False, False, None, options
-    return rules.reads_draws_before, rules.round_wind_advances, rules.first_dealer(), tuple(sorted(
-        (key, value) for key, value in rules.values.items() if key in dict(options)))
+    logged = dict(options)
+    parsed = tuple(sorted((key, value) for key, value in rules.values.items() if key in logged))
+    return rules.reads_draws_before, rules.round_wind_advances, rules.first_dealer(), parsed
 
 
 def hand_of(record: pb.GameRecord, verdict: Verdict, source: str = "", offset: int | None = None,

@@ -584,17 +584,23 @@ class Replay:
         seat = event.seat
         if seat in phase.declared:
             self.flag("ILLEGAL_ACTION", seat, f"seat {seat} declared twice on one discard", fatal=True)
-        for code in self.claimed_tile_codes(kind, event):
-            if code and self.event_tile(code, seat) != phase.tile:
-                self.flag("ILLEGAL_CALL" if kind != "win" else "FALSE_WIN", seat,
-                          f"seat {seat} claimed {T.label(self.event_tile(code, seat))} but the discard is "
-                          f"{T.label(phase.tile)}", fatal=True)
+        self.check_claimed_tile(kind, event, phase.tile, "the discard is")
         if action.kind == A.RON:
             self.flag_issue(self.legality.why_not_ron(seat, phase.tile, action), seat, fatal=True)
         elif action.kind != A.PASS:
             self.flag_issue(self.legality.why_not_call(seat, action, phase.discarder), seat)
         phase.declared[seat] = (action, self.index)
         return True
+
+    def check_claimed_tile(self, kind: str, event: pb.Event, tile: int, what: str) -> None:
+        """A claim or win must name the tile it takes (record.proto: "for DISCARD and ROB_KONG it must
+        be the claimed tile"): another is ILLEGAL_CALL, or FALSE_WIN for a win."""
+        seat = event.seat
+        for code in self.claimed_tile_codes(kind, event):
+            if code and self.event_tile(code, seat) != tile:
+                self.flag("ILLEGAL_CALL" if kind != "win" else "FALSE_WIN", seat,
+                          f"seat {seat} claimed {T.label(self.event_tile(code, seat))} but {what} "
+                          f"{T.label(tile)}", fatal=True)
 
     @staticmethod
     def claimed_tile_codes(kind: str, event: pb.Event) -> list[int]:
@@ -736,9 +742,7 @@ class Replay:
             self.flag("ILLEGAL_ACTION", seat, f"seat {seat} declared twice on one kong", fatal=True)
         if kind == "win":
             action = A.Action(A.ROB_WIN, phase.tile)
-            if event.win.tile and self.event_tile(event.win.tile, seat) != phase.tile:
-                self.flag("FALSE_WIN", seat, f"seat {seat} claimed {T.label(self.event_tile(event.win.tile, seat))} "
-                          f"but the kong being robbed is of {T.label(phase.tile)}", fatal=True)
+            self.check_claimed_tile(kind, event, phase.tile, "the kong being robbed is of")
             self.flag_issue(self.legality.why_not_ron(seat, phase.tile, action), seat, fatal=True)
             phase.declared[seat] = (action, self.index)
         else:

@@ -183,16 +183,20 @@ class SelfPlay:
         self.replay.index = None
         self.replay.finish()
 
+    def emit_due(self, parts) -> None:
+        """Log every event these deal-time parts say a platform logs now (event_due, asked until None)."""
+        for part in parts:
+            event = part.event_due(self.replay)
+            while event is not None:
+                self.emit(event)
+                event = part.event_due(self.replay)
+
     # -- the loop ---------------------------------------------------------------------------
     def open_hand(self) -> None:
         """The deal-time events: what the ruleset's wildcards and deal-time parts log at the deal
         (an indicator flip, horses set aside), then any 报听."""
         replay, rules = self.replay, self.rules
-        for part in (rules.wilds, *rules.before_play):
-            event = part.event_due(replay)
-            while event is not None:
-                self.emit(event)
-                event = part.event_due(replay)
+        self.emit_due((rules.wilds, *rules.before_play))
         if A.OPENING_READY in rules.ready.declares:
             action = A.Action(A.OPENING_READY)
             for seat in replay.others(self.record.dealer):

@@ -150,7 +150,7 @@ class DashaiWindow(Phase):
 
     def declare(self, replay, kind, event):
         if kind not in ("win", "pass"):
-            if event.seat != self.konger and self.claims_a_tile(kind, event):
+            if event.seat != self.konger and self.claims_a_tile(replay, kind, event):
                 replay.flag("ILLEGAL_CALL", event.seat, f"seat {event.seat} logged {kind} on seat {self.konger}'s 打筛 "
                             f"tiles; nobody may 吃, 碰 or 杠 them (NX-A9)", fatal=True)
             return False
@@ -175,12 +175,10 @@ class DashaiWindow(Phase):
         self.declared.setdefault(seat, []).append((action, replay.index))
         return True
 
-    def claims_a_tile(self, kind, event) -> bool:
+    def claims_a_tile(self, replay, kind, event) -> bool:
         """Is the event a 吃, or a 碰/杠 of a revealed tile: a call on the 打筛 tiles?"""
-        if kind == "chi":
-            return True
-        code = event.pon.tile if kind == "pon" else event.kong.tile if kind == "kong" else None
-        return T.FROM_CODE.get(code) in self.tiles
+        return kind == "chi" or any(T.FROM_CODE.get(code) in self.tiles
+                                    for code in replay.claimed_tile_codes(kind, event))
 
     def close(self, replay, closer):
         konger, declared, table = self.konger, self.declared, replay.table
