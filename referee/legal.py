@@ -23,6 +23,8 @@ Issue = tuple[str, str] | None
 DISCARD_OF = tuple(A.Action(A.DISCARD, t) for t in range(T.KINDS))
 KIND_RANGE = range(T.KINDS)
 DRAW_ACTION = A.Action(A.DRAW)
+PASS_ACTION = A.Action(A.PASS)
+OPENING_READY = A.Action(A.OPENING_READY)
 UNKNOWN_WAITS = (-1, ())  # (version, waits) of a seat not looked at yet: no seat's version is -1
 
 
@@ -232,6 +234,17 @@ class Legality:
         legal = [DRAW_ACTION]
         if self.borrows and not phase.replacement:
             legal += [a for a in self.borrowed_kongs(seat) if self.why_not_kong_here(seat, a) is None]
+        return legal
+
+    def deal_actions(self, seat: int) -> list[A.Action]:
+        """What a seat other than the dealer may declare in the deal window besides passing: 报听
+        (NX.3) and a 起手 hand (NX-A4). 封东, open to every seat at any time, is no listed choice."""
+        legal = [PASS_ACTION]
+        ready = self.rules.ready
+        if A.OPENING_READY in ready.declares and ready.declaration_issue(self, seat, OPENING_READY, None, None) is None:
+            legal.append(OPENING_READY)
+        if self.rules.deal_window_win(self.view, seat):
+            legal.append(A.Action(A.SELF_WIN))
         return legal
 
     def why_not_ron(self, seat: int, tile: int, action: A.Action) -> Issue:

@@ -162,6 +162,17 @@ class Rob(Phase):
         return replay.others(self.konger)
 
 
+@dataclass(frozen=True)
+class DealWindow(Phase):
+    """The deal window as the trace sees it: what a seat other than the dealer may declare before
+    the dealer's first discard (宁乡's 报听 and 起手 hands). The phase meanwhile is the dealer's turn."""
+    index: int  # the event that closed it
+    name = "deal"
+
+    def legal(self, replay, seat):
+        return replay.legality.deal_actions(seat)
+
+
 @dataclass
 class Ended(Phase):
     name = "ended"

@@ -18,7 +18,7 @@ from referee import offers
 from referee import tiles as T
 from referee.codes import CODES
 from referee.legal import DISCARD_OF, DRAW_ACTION, Legality
-from referee.phases import Claim, DrawDue, Ended, Phase, Rob, Turn
+from referee.phases import Claim, DealWindow, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
 from referee.outcome import CallInfo, KongInfo, Outcome, WinInfo
 from referee.parts.missed import NoMissedWinRule
@@ -494,14 +494,28 @@ class Replay:
         last_tile = table.haidi_taker == seat and self.live() <= 0
         s.drawn = None
         if table.deal_window:
+            self.play_begins(seat)
             table.deal_window = False
-            self.rules.wilds.play_begins(self, seat)
         self.phase = Claim(seat, action.tile, self.index, {}, last_tile)
+
+    def play_begins(self, seat: int) -> None:
+        """The deal window closes: the dealer's first discard, or a win on the dealt tiles."""
+        self.rules.wilds.play_begins(self, seat)
+        if self.trace:  # the seats that declared nothing there let their chance go
+            noted = {d.seat for d in self.decisions if d.window == DealWindow.name}
+            for other in self.others(self.table.dealer):
+                if other not in noted:
+                    self.note_window_decision(other, DealWindow(self.index), PASS, None, False)
+
+    def note_deal_decision(self, seat: int, action: A.Action) -> None:
+        """A declaration in the deal window (报听, a 起手 hand), for the trace."""
+        if self.trace and self.table.deal_window and seat != self.table.dealer:
+            self.note_window_decision(seat, DealWindow(self.index), action, self.index, True)
 
     def apply_self_win(self, seat: int, phase: Turn) -> None:
         s = self.table.seats[seat]
         if self.table.deal_window:
-            self.rules.wilds.play_begins(self, seat)
+            self.play_begins(seat)
         legality = self.legality
         instant = self.rules.instant_hands(self.view, s.hand, s.melds, legality.opening(seat))
         drawn_wild = s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn)
@@ -690,17 +704,24 @@ class Replay:
             action, at = phase.declared.get(seat, (PASS, None))
             if at is None and type(phase) is Claim and not self.legality.may_claim(seat, phase.tile, phase.discarder):
                 return  # nothing to decide: the hot path of a trace skips building the legal set
-            legal = tuple(map(A.label, self.legal_actions(seat, phase)))
-            if legal == (A.PASS,) and action.kind == A.PASS:
-                return  # nothing to decide
-            if at is None:
-                effect = IMPLIED
-            elif action.kind == A.PASS or seat in effective:
-                effect = TOOK_EFFECT
-            else:
-                effect = DECLARED
-            self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, A.label(action),
-                                           effect))
+            self.note_window_decision(seat, phase, action, at, seat in effective)
+
+    def note_window_decision(self, seat: int, phase, action: A.Action, at: int | None, took_effect: bool) -> None:
+        """A seat's choice in a window (`at`: the event that logged it; None: a pass implied by
+        the event that closed it, noted at the one that opened it). Called only when tracing."""
+        legal = tuple(map(A.label, self.legal_actions(seat, phase)))
+        if legal and legal[0] != A.PASS:
+            legal = (A.PASS, *legal)  # a seat may always decline in a window
+        if len(legal) <= 1 and action.kind == A.PASS:
+            return  # nothing to decide
+        if at is None:
+            effect = IMPLIED
+        elif action.kind == A.PASS or took_effect:
+            effect = TOOK_EFFECT
+        else:
+            effect = DECLARED
+        self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, A.label(action),
+                                       effect))
 
     @staticmethod
     def others(seat: int) -> list[int]:

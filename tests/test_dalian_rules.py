@@ -520,3 +520,21 @@ def test_a_kong_after_an_illegal_ready_is_no_second_finding():
     b = hand("dl-illegal-ready-kong", b="CCC45m678s99m23pE", d="258m457p369sNNSW")
     kong_drawn(flip(around(chi_ready(b, "1p", "23p"))), "C").play_out(2)  # 0-13, then to the end
     assert [c for c, _ in codes(judge(b, clean=False)) if c != "MISSED_WIN"] == ["READY_CONDITIONS"]
+
+
+def test_trace_lists_the_chongbao_look():
+    """A 听 seat's look at the 宝 (冲宝, DL.3.4) is a decision point of the trace: win on it or pass."""
+    import pathlib
+
+    from referee import records
+
+    samples = pathlib.Path(__file__).parent.parent / "samples" / "dalian"
+
+    def looks(name):
+        verdict = verify_record(records.read_record(samples / f"{name}.textproto"), trace=True)
+        return [(d.event_index, d.seat, d.legal, d.taken, d.effect) for d in verdict.decisions
+                if d.window == "chongbao"]
+
+    legal = ("pass", "win self-draw 3p")
+    assert looks("clean_chongbao") == [(10, 1, legal, "win self-draw 3p", "took effect")]
+    assert looks("self_draw_after_passed_chongbao") == [(10, 1, legal, "pass", "took effect")]

@@ -306,10 +306,10 @@ NX_DEALER, READY_1, KONG_1 = "1249m13578p13579s", "123p456p789s234s5s", "123p456
 JUNK_2, JUNK_3 = "1349m2468p24789s", "2355m34778p1166s"
 
 
-def nx_hand(game_id, seat1=READY_1, flip=True, **kw):
+def nx_hand(game_id, seat1=READY_1, flip=True, seat2=JUNK_2, seat3=JUNK_3, **kw):
     from referee.builder import HandBuilder
 
-    b = HandBuilder(game_id, ruleset="ningxiang", **kw).deal(NX_DEALER, seat1, JUNK_2, JUNK_3)
+    b = HandBuilder(game_id, ruleset="ningxiang", **kw).deal(NX_DEALER, seat1, seat2, seat3)
     return b.flip_indicator("7m") if flip else b
 
 
@@ -670,3 +670,62 @@ def test_an_opening_hand_is_judged_on_the_dealt_hand_until_the_first_discard():
     late = nx_hand("nx-queyise-late").discard(0, "9s").draw(1, "1m").discard(1, "1m")  # 1-3
     late = late.draw_discard(2, "3p").draw_discard(3, "9m").draw_discard(0, "4p").draw(1, "1m").win(1, "self", "1m")
     assert [c for c, _ in codes(late.build(claim=False, strict=False))][:1] == ["FALSE_WIN"]
+
+
+# -- the trace lists 宁乡's own decision points: the deal window, 打筛 tiles, the 海底 offer ------
+def traced(record, window: str) -> list[tuple]:
+    verdict = verify_record(record, trace=True)
+    return [(d.event_index, d.seat, d.legal, d.taken, d.effect) for d in verdict.decisions if d.window == window]
+
+
+def test_trace_lists_the_deal_window_declarations_and_the_implied_passes():
+    # Seat 1 (ready on 2s/5s, and with no 万 a 缺一色) declares 报听; seat 2 is ready too and lets it
+    # go: its pass is implied by the dealer's first discard (event 2). Seat 3 has nothing to declare.
+    b = nx_hand("nx-trace-deal", seat2="123p456p789s55s23m")
+    record = b.baoting(1).discard(0, "9s").draw_discard(1, "9p").build(claim=False)
+    assert traced(record, "deal") == [
+        (1, 1, ("pass", "ready at the deal", "win self-draw"), "ready at the deal", "took effect"),
+        (2, 2, ("pass", "ready at the deal"), "pass", "implied")]
+
+
+def test_trace_lists_a_declared_opening_hand():
+    record = nx_hand("nx-trace-opening").win(1, "self", "5s").build(claim=False)
+    [decision] = traced(record, "deal")
+    assert decision == (1, 1, ("pass", "ready at the deal", "win self-draw"), "win self-draw", "took effect")
+
+
+def test_trace_lists_both_kong_flowers_and_a_nearest_gangshang_pao():
+    from referee import records
+    import pathlib
+
+    samples = pathlib.Path(__file__).parent.parent / "samples" / "ningxiang"
+    both = ("pass", "win self-draw 2s", "win self-draw 5s")
+    assert traced(records.read_record(samples / "clean_kong_flower_twice.textproto"), "dashai") == [
+        (5, 1, both, "win self-draw 2s", "took effect"), (6, 1, both, "win self-draw 5s", "took effect")]
+    ron = ("pass", "win on discard 3m")
+    assert traced(records.read_record(samples / "dashai_ron_not_nearest.textproto"), "dashai") == [
+        (5, 2, ron, "win on discard 3m", "took effect"), (6, 3, ron, "win on discard 3m", "declared")]
+
+
+def test_trace_lists_a_gangshang_pao_let_go_as_an_implied_pass():
+    # As NX-15, but nobody declares 胡 on the revealed 3m: seat 2 draws next (NX-A9). Seats 2 and 3
+    # could have won: each pass is implied, at the 打筛 reveal (event 4), and each is a 漏胡.
+    b = nx_hand("nx-trace-dashai-pass", KONG_1, seat2="12m456p22p345s678s",
+                seat3="45m234p88p678s111s")
+    record = b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "3m1p").draw(2, "4s") \
+        .build(claim=False)
+    ron = ("pass", "win on discard 3m")
+    assert traced(record, "dashai") == [(4, 2, ron, "pass", "implied"), (4, 3, ron, "pass", "implied")]
+
+
+def test_trace_lists_every_haidi_offer():
+    from referee import records
+    import pathlib
+
+    samples = pathlib.Path(__file__).parent.parent / "samples" / "ningxiang"
+    offer = ("take the last tile", "pass")
+    assert traced(records.read_record(samples / "clean_haidi_declined.textproto"), "haidi") == [
+        (110 + i, seat, offer, "pass", "took effect") for i, seat in enumerate((2, 3, 0, 1))]
+    assert traced(records.read_record(samples / "clean_haidi_pao_tongpao.textproto"), "haidi") == [
+        (110, 2, offer, "pass", "took effect"), (111, 3, offer, "take the last tile", "took effect")]
+

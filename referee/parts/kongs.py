@@ -118,6 +118,7 @@ class DashaiWindow(Phase):
     tiles: tuple[int, ...]
     index: int
     declared: dict = field(default_factory=dict)  # seat -> list of (Action, event index)
+    passed: dict = field(default_factory=dict)  # seat -> the event index of its logged pass
     window = True
     special_tile = True  # 杠上炮
     name = "dashai"
@@ -156,7 +157,7 @@ class DashaiWindow(Phase):
             return False
         seat = event.seat
         if kind == "pass":
-            self.declared.setdefault(seat, [])
+            self.passed[seat] = replay.index
             return True
         tile = replay.event_tile(event.win.tile, seat) if event.win.tile else self.tiles[0]
         if tile not in self.tiles:
@@ -183,6 +184,10 @@ class DashaiWindow(Phase):
     def close(self, replay, closer):
         konger, declared, table = self.konger, self.declared, replay.table
         own = [(a, i) for a, i in declared.get(konger, []) if a.kind == A.SELF_WIN]
+        claimants = sorted((s for s, items in declared.items() if s != konger and items),
+                           key=lambda s: table.distance(konger, s))
+        if replay.trace:  # 杠上开花 takes effect, else the nearest 杠上炮
+            self.note_decisions(replay, {konger} if own else set(claimants[:1]))
         for tile in sorted(set(self.tiles) - {a.tile for a, _ in own}):
             if self.own_wins(replay, tile):
                 replay.flag("MISSED_WIN", konger, f"seat {konger} could win on its 打筛 tile {T.label(tile)} and "
@@ -192,8 +197,6 @@ class DashaiWindow(Phase):
                 replay.add_win(konger, A.SELF_WIN, action.tile, None, index, after_replacement=True)
             replay.phase = Ended()
             return
-        claimants = sorted((s for s, items in declared.items() if s != konger and items),
-                           key=lambda s: table.distance(konger, s))
         if not claimants:
             if not self.konger_may_win(replay):  # passing a 杠上炮 is a missed win too (and starts a 漏胡 lock)
                 for seat in replay.others(konger):
@@ -212,6 +215,13 @@ class DashaiWindow(Phase):
         tile = replay.rules.best_tile(replay.view, winner, [a.tile for a, _ in declared[winner]], konger)
         replay.add_win(winner, A.RON, tile, konger, declared[winner][0][1], on_kong_reveal=True)
         replay.phase = Ended()
+
+    def note_decisions(self, replay, winners: set[int]) -> None:
+        """Each seat's choice on the revealed tiles, for the trace: every win it declared, else its
+        pass (logged, or implied by the event that closed the window)."""
+        for seat in self.order(replay):
+            for action, at in self.declared.get(seat) or [(A.Action(A.PASS), self.passed.get(seat))]:
+                replay.note_window_decision(seat, self, action, at, seat in winners)
 
     def legal(self, replay, seat):
         legal = [A.Action(A.PASS)]

@@ -171,6 +171,7 @@ class OpeningReady(NoReady):
 
     def on_event(self, replay, event) -> bool:
         seat = event.seat
+        replay.note_deal_decision(seat, A.Action(A.OPENING_READY))
         replay.flag_issue(self.declaration_issue(replay.legality, seat, A.Action(A.OPENING_READY), None, None), seat)
         s = replay.table.seats[seat]
         s.ready = A.BAOTING

@@ -66,7 +66,9 @@ class HaidiOffer(Phase):
         if event.seat != self.seat or kind not in ("haidi", "draw"):
             replay.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but the 海底 tile is offered "
                         f"to seat {self.seat}", fatal=True)
-        if kind == "draw" or event.haidi.accepted:
+        taken = kind == "draw" or event.haidi.accepted
+        replay.note_decision(self.seat, self.name, self, A.Action(A.TAKE_HAIDI) if taken else A.Action(A.PASS))
+        if taken:
             replay.table.haidi_taker = self.seat
             replay.phase = DrawDue.of(self.seat, False)
             if kind == "draw":  # a platform that logs only the draw: taking it is accepting it

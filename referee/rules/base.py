@@ -176,6 +176,10 @@ class Ruleset:
         """Hands that win without a shape (宁乡 起手 hands); none in the base."""
         return ()
 
+    def deal_window_win(self, view, seat: int) -> bool:
+        """May a seat other than the dealer declare a 起手 hand in the deal window (宁乡 NX-A4)?"""
+        return False
+
     def best_tile(self, view, seat: int, tiles: list[int], source: int) -> int:
         """The tile a seat is settled on when it could take more than one (NX-A10)."""
         return tiles[0]

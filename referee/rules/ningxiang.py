@@ -320,12 +320,18 @@ class Ningxiang(Ruleset):
         dealt[drawn] -= 1
         return dealt
 
+    def deal_window_win(self, view, seat: int) -> bool:
+        s = view.seats[seat]
+        return bool(self.instant_hands(view, s.hand, s.melds, opening=True)) and \
+            self.forbid(view, seat, A.Action(A.SELF_WIN)) is None
+
     def on_opening_win(self, replay, event) -> bool:
         """A 起手 hand declared by a seat other than the one to act, right after the deal (NX-A4)."""
         phase, seat = replay.phase, event.seat
         if not (replay.table.deal_window and isinstance(phase, Turn) and seat != phase.seat):
             return False
-        replay.rules.wilds.play_begins(replay, seat)
+        replay.note_deal_decision(seat, A.Action(A.SELF_WIN))
+        replay.play_begins(seat)
         s, view = replay.table.seats[seat], replay.view
         instant = self.instant_hands(view, s.hand, s.melds, opening=True)
         issue = self.forbid(view, seat, A.Action(A.SELF_WIN))
