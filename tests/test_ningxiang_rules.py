@@ -729,3 +729,14 @@ def test_trace_lists_every_haidi_offer():
     assert traced(records.read_record(samples / "clean_haidi_pao_tongpao.textproto"), "haidi") == [
         (110, 2, offer, "pass", "took effect"), (111, 3, offer, "take the last tile", "took effect")]
 
+
+@pytest.mark.parametrize("higher_tile, payments", [("true", (0, -28, 28, 0)), ("false", (0, -8, 8, 0))])
+def test_nx_a10_a_gangshang_pao_is_settled_on_the_best_tile_it_could_take(higher_tile, payments):
+    """NX-A10: a seat that could win 杠上炮 on both 打筛 tiles is settled once, on the higher-value
+    one, even when its record names only the other: 4s is 平胡 (2), 7s 七对 (7), doubled by 杠上炮
+    and by the bird on the winner. With the option off, the declared tile."""
+    b = nx_hand("nx-a10-low-tile", seat1=KONG_1, seat2="234p234p5566s88s7s", seat3="2355m4778p1166s9m",
+                options={"nx_gangshang_pao_higher_tile": higher_tile})
+    b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "4s7s").win(2, "discard", "4s")
+    verdict = verify_record(b.birds("1m2m").build(claim=False))
+    assert verdict.winners == (2,) and verdict.recomputed.payments == payments

@@ -212,7 +212,10 @@ class DashaiWindow(Phase):
         for seat in claimants[1:]:
             replay.flag("DASHAI_RON_NOT_NEAREST", seat, f"seat {seat} won on seat {konger}'s 打筛 tile, but seat "
                         f"{winner} is nearer and wins it alone (杠上炮)", index=declared[seat][0][1])
-        tile = replay.rules.best_tile(replay.view, winner, [a.tile for a, _ in declared[winner]], konger)
+        # NX-A10: settled once, on the best tile it could take, declared or not (the declared first)
+        named = [a.tile for a, _ in declared[winner]]
+        could = [t for t in sorted(set(self.tiles)) if t not in named and replay.legality.can_ron(winner, t)]
+        tile = replay.rules.best_tile(replay.view, winner, named + could, konger)
         replay.add_win(winner, A.RON, tile, konger, declared[winner][0][1], on_kong_reveal=True)
         replay.phase = Ended()
 
