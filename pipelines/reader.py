@@ -84,12 +84,12 @@ class ReadArchiveFn(beam.DoFn):
                 return
             try:
                 with F.open_raw(path) as fh:
-                    data = archive.decompress(fh.read(), path)
-            except (OSError, archive.ArchiveError) as err:
+                    data, damage = archive.decompress(fh.read())
+            except OSError as err:
                 yield beam.pvalue.TaggedOutput(ERRORS, error_row(path, 0, size, "framing", f"unreadable: {err}"))
                 return
             # The one claim covers the whole file: no further claims.
-            for item in archive.scan(data):
+            for item in archive.scan_file(data, damage):
                 yield item_output(path, item)
             return
         try:

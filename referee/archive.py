@@ -75,6 +75,7 @@ LENGTH_CRC = "length crc mismatch"
 TRUNCATED = "truncated record at end of file"
 GARBAGE = "garbage bytes before next valid record"
 GARBAGE_AT_END = "garbage bytes at end of file"
+DAMAGED = "damaged compressed stream"
 
 _MASK_DELTA = 0xA282EAD8
 _crc = google_crc32c.value
@@ -242,47 +243,87 @@ def sniff(head: bytes) -> str:
     return ""
 
 
-def decompress(raw: bytes, name: str = "archive") -> bytes:
-    """Uncompressed bytes of a whole archive file, detecting gzip/zstd by magic bytes.
-
-    (sniff: a file that opens with a valid TFRecord header is plain.) A damaged or truncated
-    compressed stream raises ArchiveError rather than returning a silent prefix.
-    """
+def decompress(raw: bytes) -> tuple[bytes, str | None]:
+    """The uncompressed bytes of an archive file as far as they can be read (gzip or zstd by
+    sniff, else the bytes as they are), and why they stop short: None when the whole file was
+    read. A damaged or truncated compressed stream keeps what came before the damage, so the
+    records there are not lost with it."""
     compression = sniff(raw)
-    try:
-        if compression == "gzip":
-            return gzip.decompress(raw)
-        if compression == "zstd":
-            return _zstd_frames(raw)
-    except (OSError, EOFError, zlib.error, zstandard.ZstdError) as err:
-        raise ArchiveError(f"{name}: damaged compressed stream: {err}") from None
-    return raw
+    if compression == "gzip":
+        return _readable(raw, lambda: zlib.decompressobj(31), zlib.error, "gzip", retry=True)
+    if compression == "zstd":
+        return _readable(raw, lambda: zstandard.ZstdDecompressor().decompressobj(), zstandard.ZstdError, "zstd")
+    return raw, None
 
 
-def _zstd_frames(raw: bytes) -> bytes:
-    """Every zstd frame of the file, decompressed; EOFError if the last one stops short (a stream
-    reader would return what came before the cut). Frames written by a stream writer carry no
-    content size, so each is decompressed as a stream."""
-    parts, rest = [], raw
-    while rest:
-        frame_reader = zstandard.ZstdDecompressor().decompressobj()
-        parts.append(frame_reader.decompress(rest))
-        if not frame_reader.eof:
-            raise EOFError("the zstd stream ends inside a frame (truncated)")
-        rest = frame_reader.unused_data
-    return b"".join(parts)
+CHUNK = 1 << 16  # compressed bytes fed at a time
+STEP = 256  # after an error, the failing chunk again in steps this size, to keep what precedes it
+
+
+def _readable(raw: bytes, new, error, name: str, retry: bool = False) -> tuple[bytes, str | None]:
+    """Every member (gzip) or frame (zstd) of the stream, decompressed as far as it can be. Members
+    follow one another; anything after the last that is not one is damage too."""
+    out, pos = [], 0
+    while pos < len(raw):
+        if not raw.startswith(GZIP_MAGIC if name == "gzip" else ZSTD_MAGIC, pos):
+            return b"".join(out), f"{len(raw) - pos:,} bytes after the last {name} member are not {name}"
+        d = new()
+        while not d.eof:
+            if pos >= len(raw):
+                return b"".join(out), f"the {name} stream is truncated"
+            chunk = raw[pos:pos + CHUNK]
+            saved = d.copy() if retry else None
+            try:
+                out.append(d.decompress(chunk))
+            except error as err:
+                if saved is not None:  # what the chunk held before the damage
+                    for at in range(0, len(chunk), STEP):
+                        try:
+                            out.append(saved.decompress(chunk[at:at + STEP]))
+                        except error:
+                            break
+                return b"".join(out), f"{name}: {err}"
+            pos += len(chunk)
+        pos -= len(d.unused_data)
+    return b"".join(out), None
+
+
+def scan_file(data: bytes, damage: str | None) -> Iterator[Frame | CorruptSpan]:
+    """scan() of an archive file's readable bytes. Where a damaged compressed stream cut them short,
+    the span at their end says so: the record the cut went through, or an empty span at the cut."""
+    last = None
+    for item in scan(data):
+        if last is not None:
+            yield last
+        last = item
+    if damage is None:
+        if last is not None:
+            yield last
+        return
+    reason = f"{DAMAGED}: {damage}"
+    if type(last) is CorruptSpan and last.offset + last.length == len(data):
+        yield CorruptSpan(last.offset, last.length, f"{reason} (the readable bytes end inside a record)")
+        return
+    if last is not None:
+        yield last
+    yield CorruptSpan(len(data), 0, f"{reason} (after {len(data):,} readable bytes)")
 
 
 def read_bytes(path) -> bytes:
-    """A whole archive file, decompressed if it is gzip or zstd (by magic bytes)."""
+    """A whole archive file, decompressed if it is gzip or zstd (by magic bytes); ArchiveError if
+    a damaged compressed stream cuts it short."""
     with open(path, "rb") as fh:
-        raw = fh.read()
-    return decompress(raw, str(path))
+        data, damage = decompress(fh.read())
+    if damage is not None:
+        raise ArchiveError(f"{path}: {DAMAGED}: {damage}")
+    return data
 
 
 def iter_archive(path) -> Iterator[Frame | CorruptSpan]:
-    """scan() of a whole archive file."""
-    return scan(read_bytes(path))
+    """scan_file() of an archive file: its records, corrupt spans, and any damage to its stream."""
+    with open(path, "rb") as fh:
+        data, damage = decompress(fh.read())
+    return scan_file(data, damage)
 
 
 def is_archive_path(path) -> bool:

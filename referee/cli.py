@@ -77,10 +77,11 @@ def _size(path: pathlib.Path) -> int:
 def walk_archive(path: pathlib.Path):
     size = _size(path)
     try:
-        data = archive.read_bytes(path)
+        with open(path, "rb") as fh:
+            data, damage = archive.decompress(fh.read())
         share = size / len(data) if data else 0.0
         empty = True
-        for item in archive.scan(data):
+        for item in archive.scan_file(data, damage):
             empty = False
             if isinstance(item, archive.CorruptSpan):
                 yield (f"{path}@{item.offset}", f"unreadable: corrupt span of {item.length} bytes: {item.reason}",
@@ -89,7 +90,7 @@ def walk_archive(path: pathlib.Path):
                 yield f"{path}@{item.offset}", item.payload, item.length * share
         if empty:
             yield str(path), NoRecord(f"no record in {path}"), size
-    except (OSError, archive.ArchiveError) as err:
+    except OSError as err:
         yield str(path), f"unreadable: {err}", size
 
 

@@ -6,8 +6,10 @@ import io
 import mmap
 import pathlib
 import time
+import zlib
 
 import pytest
+import zstandard
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -225,7 +227,6 @@ def test_damaged_compressed_stream_raises(tmp_path):
 def test_truncated_zstd_stream_raises_not_a_prefix(tmp_path, keep):
     """A zstd archive cut short (one frame, or the second of two) is a damaged stream, never the
     records before the cut: those after it would be lost without a trace."""
-    import zstandard
 
     body = b"".join(A.frame(p) for p in PAYLOADS * 40)
     one = zstandard.ZstdCompressor(write_checksum=True).compress(body)
@@ -617,3 +618,55 @@ def test_unpack_reports_corruption_and_undecodable_payloads(tmp_path, caplog):
 def test_unpack_rejects_unknown_format(tmp_path):
     with pytest.raises(ValueError):
         A.unpack(tmp_path / "x.tfrecord", tmp_path / "out", fmt="json")
+
+
+# -- damaged compressed streams: the records before the damage are read ----------------------------
+def _salvaged(tmp_path, name: str, raw: bytes):
+    path = tmp_path / name
+    path.write_bytes(raw)
+    items = list(A.iter_archive(path))
+    return [i.payload for i in items if isinstance(i, A.Frame)], [i for i in items if isinstance(i, A.CorruptSpan)]
+
+
+@settings(derandomize=True, max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.floats(0.0, 0.999), st.sampled_from(["gzip", "zstd"]))
+def test_a_cut_compressed_archive_keeps_every_record_before_the_cut(tmp_path, keep, compression):
+    """However short a gzip or zstd archive is cut, every record decompressed whole before the cut is
+    read, in order, and one span at the end says the stream is damaged (AUDIT.md: nothing lost)."""
+    payloads = [bytes([i]) * (50 + 37 * i) for i in range(40)]
+    path = tmp_path / f"x.tfrecord.{'gz' if compression == 'gzip' else 'zst'}"
+    A.write_archive(path, payloads, compression=compression)
+    raw = path.read_bytes()
+    cut = raw[:max(4, int(len(raw) * keep))]  # (shorter, the magic bytes are cut and it is no stream)
+    readable = (zlib.decompressobj(31).decompress(cut) if compression == "gzip"
+                else zstandard.ZstdDecompressor().decompressobj().decompress(cut))
+    frames, spans = _salvaged(tmp_path, f"cut{path.suffix}", cut)
+    expected, end = [], 0
+    for p in payloads:  # the whole frames in the readable bytes
+        end += len(A.frame(p))
+        if end > len(readable):
+            break
+        expected.append(p)
+    assert frames == expected
+    [span] = spans
+    assert span.reason.startswith(A.DAMAGED) and span.offset + span.length == len(readable)
+
+
+def test_damage_inside_a_compressed_archive_keeps_the_records_before_it(tmp_path):
+    payloads = [bytes([i % 251]) * 3000 + bytes(range(256)) * (i % 7) for i in range(200)]
+    body = b"".join(A.frame(p) for p in payloads)
+    raw = bytearray(gzip.compress(body, mtime=0))
+    raw[len(raw) // 2] ^= 0x55
+    frames, spans = _salvaged(tmp_path, "mid.tfrecord.gz", bytes(raw))
+    assert frames == payloads[:len(frames)] and len(frames) > 20
+    assert spans[-1].reason.startswith(A.DAMAGED)
+    # Bytes after the last gzip member that are not gzip are damage too; the members before are read.
+    frames, spans = _salvaged(tmp_path, "tail.tfrecord.gz", gzip.compress(body, mtime=0) + b"junk")
+    assert frames == payloads and [(s.offset, s.length) for s in spans] == [(len(body), 0)]
+    assert "4 bytes after the last gzip member are not gzip" in spans[0].reason
+    # Nothing readable: one empty span at 0, and read_bytes (whole files only) refuses it.
+    frames, spans = _salvaged(tmp_path, "magic.tfrecord.gz", A.GZIP_MAGIC + b"\xff" * 40)
+    assert frames == [] and [(s.offset, s.length) for s in spans] == [(0, 0)]
+    with pytest.raises(A.ArchiveError, match=A.DAMAGED):
+        A.read_bytes(tmp_path / "magic.tfrecord.gz")

@@ -39,8 +39,7 @@ def hand_page(source: str, record: pb.GameRecord, overrides=None) -> tuple[Verdi
 def _archive_frames(path: pathlib.Path):
     from referee import archive
 
-    data = archive.read_bytes(path)
-    return [item for item in archive.scan(data) if isinstance(item, archive.Frame)]
+    return [item for item in archive.iter_archive(path) if isinstance(item, archive.Frame)]
 
 
 def read_archive_record(path, offset: int) -> pb.GameRecord:
@@ -55,8 +54,9 @@ def read_archive_record(path, offset: int) -> pb.GameRecord:
             header = fh.read(archive.HEADER_BYTES)
             length = int.from_bytes(header[:8], "little") if len(header) == archive.HEADER_BYTES else 0
             chunk = header + fh.read(min(length, 1 << 31) + 4)
-    if compressed:
-        data = archive.read_bytes(path)
+    if compressed:  # (a record before damage to the stream is read as well)
+        with open(path, "rb") as fh:
+            data, _damage = archive.decompress(fh.read())
         length = int.from_bytes(data[offset:offset + 8], "little")
         chunk = data[offset:offset + archive.OVERHEAD_BYTES + length]
     first = next(iter(archive.scan(chunk)), None)
