@@ -228,8 +228,8 @@ CODES: dict[str, Code] = {
         Code("MATCH_TOTALS_NOT_CARRIED", "累计分未承接", "running total not carried",
              "the running totals before the hand are not the totals after the hand before it", level="match"),
         Code("MATCH_RULES_CHANGED", "规则不一", "rules changed within a match",
-             "a hand of the match is played under another ruleset or other rule options than its first hand: a "
-             "match's dealer rule, 流局 count and round wind hold across all its hands", level="match"),
+             "a hand of the match is played under another ruleset or other rule options than most of its hands: "
+             "a match's dealer rule, 流局 count and round wind hold across all its hands", level="match"),
         Code("MATCH_WIND_MISMATCH", "风圈不符", "wrong wind",
              "the round wind (风圈) is not the one the match's deals give (东 first, advancing each time the "
              "deal passes from the fourth dealer of a cycle); with fixed seat winds seat 0 (东) deals first",

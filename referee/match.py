@@ -30,6 +30,7 @@ a match_id are never grouped.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Mapping
@@ -244,6 +245,10 @@ def check_match(hands: list[Hand]) -> MatchResult:
         previous = index
 
     first = hands[primary[0]]
+    # The match's rules: those most of its hands are played under (of a tie, the earliest), so one
+    # hand logged under other rules is one finding, the first hand's included.
+    played = Counter((hands[i].ruleset, hands[i].options) for i in primary)
+    rules = played.most_common(1)[0][0]  # (equal counts keep the order first met: hand order)
     opening = first if first.hand_index == 0 else None  # the match's first hand, when present
     before: Hand | None = None
     # What each hand's round wind and 流局 count should be, from the match's deals and results (not
@@ -252,10 +257,10 @@ def check_match(hands: list[Hand]) -> MatchResult:
     due: dict[int, tuple[int, int]] = {}
     for i in primary:
         h = hands[i]
-        if (h.ruleset, h.options) != (first.ruleset, first.options):
+        if (h.ruleset, h.options) != rules:
             find("MATCH_RULES_CHANGED", h.hand_index, i, f"hand {h.hand_index} is played under {h.ruleset} "
-                 f"{dict(h.options) or '(default options)'}; the match began under {first.ruleset} "
-                 f"{dict(first.options) or '(default options)'}")
+                 f"{dict(h.options) or '(default options)'}; {played[rules]} of the match's {len(primary)} hands are "
+                 f"played under {rules[0]} {dict(rules[1]) or '(default options)'}")
         if h is opening and h.draws_carried and h.draws_before:
             find("MATCH_STATE_MISMATCH", h.hand_index, i, f"the record says {h.draws_before} 流局 in a row before "
                  f"it, but it is the first hand of match {match_id}: none came before it")
@@ -285,7 +290,7 @@ def check_match(hands: list[Hand]) -> MatchResult:
         before = h
 
     claimed_totals, recomputed_totals = _final_totals([hands[i] for i in primary], missing)
-    return MatchResult(match_id, first.ruleset, len(hands), len(primary), first.hand_index,
+    return MatchResult(match_id, rules[0], len(hands), len(primary), first.hand_index,
                        hands[primary[-1]].hand_index, missing, duplicates,
                        sum(not hands[i].ended for i in primary), claimed_totals, recomputed_totals, findings)
 

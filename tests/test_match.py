@@ -89,11 +89,22 @@ def test_one_mislogged_count_is_one_finding(tmp_path, capsys):
 
 def test_a_hand_under_other_rules_is_a_match_finding(tmp_path, capsys):
     """A match's rules hold for all its hands (the 包牌 count, the dealer rule): a hand logged under
-    other options than the match's first hand is MATCH_RULES_CHANGED, on that hand."""
+    other options than the match's other hands is MATCH_RULES_CHANGED, on that hand."""
     hands = [drawn_hand(0, 0), drawn_hand(1, 1), drawn_hand(2, 2)]
     hands[1].ruleset.options["hrb_baopai_after_draws"] = "0"
     code, verdicts = verify_dir(tmp_path, capsys, hands)
     assert errors_by_record(verdicts) == [[], ["MATCH_RULES_CHANGED"], []]
+
+
+def test_a_first_hand_under_other_rules_is_one_finding(tmp_path, capsys):
+    """The match's rules are those most of its hands are played under: with only the first hand
+    logged otherwise, that hand is the one finding, not each hand after it."""
+    hands = [drawn_hand(0, 0), drawn_hand(1, 1), drawn_hand(2, 2)]
+    hands[0].ruleset.options["hrb_baopai_after_draws"] = "0"
+    code, verdicts = verify_dir(tmp_path, capsys, hands)
+    assert errors_by_record(verdicts) == [["MATCH_RULES_CHANGED"], [], []]
+    [finding] = [f for f in verdicts[0]["violations"] if f["code"] == "MATCH_RULES_CHANGED"]
+    assert "2 of the match's 3 hands are played under harbin (default options)" in finding["message"]
 
 
 def test_a_win_resets_the_count(tmp_path, capsys):
