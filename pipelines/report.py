@@ -37,7 +37,7 @@ from referee.render.style import REPORT_CSS
 if TYPE_CHECKING:
     import pyarrow as pa
 
-TABLE_NAMES = ("games", "violations", "settlements", "errors", "decisions")
+TABLE_NAMES = ("games", "violations", "settlements", "errors", "decisions", "matches", "match_violations")
 # The payment lists are read only for the hands that need them (see compute).
 GAME_COLUMNS = ["source", "offset", "game_id", "ruleset", "status", "event_count", "mismatch", "violation_count",
                 "error_count"]
@@ -110,6 +110,11 @@ class Figures:
     longest: list[dict]
     findings: list[Dispute]  # records with findings, most serious first
     findings_total: int
+    matches: int = 0
+    matches_by_status: dict[str, int] = field(default_factory=dict)
+    matches_totals_mismatch: int = 0
+    match_by_code: dict[str, int] = field(default_factory=dict)
+    match_findings: list[dict] = field(default_factory=list)  # the first ones, by match and hand
 
 
 INT64_MAX = 2**63 - 1
@@ -188,6 +193,7 @@ def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figu
              for r in ranked.slice(0, limit + listed).to_pylist()]
     _attach_codes(shown, violations)
 
+    match_figures = _match_figures(out, limit)
     error_rows = []
     if errors is not None:
         error_rows = errors.sort_by([("file", "ascending"), ("offset", "ascending"), ("stage", "ascending")]
@@ -204,7 +210,26 @@ def compute(out: pathlib.Path, limit: int = LIMIT, listed: int = LISTED) -> Figu
         table_rows={name: footer_rows(out, name) for name in TABLE_NAMES},
         money_total=sum(r[2] for r in money_rows), money_by_ruleset=money_by_ruleset,
         claimed_unsettled=claimed_unsettled, longest=longest.to_pylist(),
-        findings=shown, findings_total=flagged.num_rows)
+        findings=shown, findings_total=flagged.num_rows, **match_figures)
+
+
+def _match_figures(out: pathlib.Path, limit: int) -> dict:
+    """The match-level checks (matches, match_violations): counts, and the first findings."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    matches = read_table(out, "matches", ["match_id", "status", "totals_mismatch"])
+    found = read_table(out, "match_violations", ["match_id", "hand_index", "game_id", "source", "offset", "code",
+                                                 "message"])
+    figures = {}
+    if matches is not None:
+        figures.update(matches=matches.num_rows, matches_by_status=_counts(matches["status"]),
+                       matches_totals_mismatch=pc.sum(matches["totals_mismatch"].cast(pa.int64())).as_py() or 0)
+    if found is not None:
+        first = found.sort_by([("match_id", "ascending"), ("hand_index", "ascending"), ("code", "ascending"),
+                               ("source", "ascending"), ("offset", "ascending")]).slice(0, limit)
+        figures.update(match_by_code=_counts(found["code"]), match_findings=first.to_pylist())
+    return figures
 
 
 def _attach_codes(shown: list[Dispute], violations: pa.Table) -> None:
@@ -290,14 +315,21 @@ def reconciliation_section(f: Figures, manifest: dict | None) -> tuple[str, bool
     for stage in sorted(set(f.by_stage) | set(stages)):
         row(f"&nbsp;&nbsp;{esc(stage)}", f.by_stage.get(stage, 0), stages.get(stage) if manifest else None)
     row("violations 违规", f.violations, m.get("violations", {}).get("total"))
+    mm = m.get("matches", {})
+    if f.matches or mm.get("total"):
+        row("matches 对局", f.matches, mm.get("total"))
+        row("&nbsp;&nbsp;final totals differ", f.matches_totals_mismatch, mm.get("totals_mismatches"))
+        row("match violations 对局违规", sum(f.match_by_code.values()), mm.get("violations"))
     for name, n in f.table_rows.items():
         if n is None and name not in m.get("tables", {}):
             continue
         row(f"table <code>{esc(name)}</code> rows (Parquet footers)", n,
             m.get("tables", {}).get(name, {}).get("rows_written") if manifest else None)
     by_code = m.get("violations", {}).get("by_code", {})
+    match_codes = m.get("matches", {}).get("violations_by_code", {})
     code_ok = manifest is None or all(sum(f.by_code.get(c, {}).values()) == by_code.get(c, 0)
-                                      for c in set(by_code) | set(f.by_code))
+                                      for c in set(by_code) | set(f.by_code)) and \
+        all(f.match_by_code.get(c, 0) == match_codes.get(c, 0) for c in set(match_codes) | set(f.match_by_code))
     all_ok = manifest is None or (all(ok for ok, _ in rows) and code_ok)  # no manifest: nothing to contradict
     if manifest is None:
         banner = '<p class="callout warn">No manifest.json here: the counts below are from the tables alone.</p>'
@@ -311,7 +343,8 @@ def reconciliation_section(f: Figures, manifest: dict | None) -> tuple[str, bool
              '<th class="num">manifest</th><th></th><th></th></tr></thead>'
              f'<tbody>{"".join(html for _, html in rows)}</tbody></table>')
     if manifest is not None and not code_ok:
-        table += '<p class="bad">Violations by code differ from the manifest\'s by_code.</p>'
+        table += '<p class="bad">Violations by code differ from the manifest\'s by_code (or its matches\' ' \
+                 'violations_by_code).</p>'
     return f'<section id="counts"><h2>Counts 统计</h2>{banner}{table}</section>', all_ok
 
 
@@ -412,6 +445,34 @@ def findings_section(f: Figures, limit: int) -> str:
             '</section>')
 
 
+def matches_section(f: Figures, limit: int) -> str:
+    """The checks across the hands of each match (referee/match.py): a finding concerns a hand of a
+    match, carried by one of its records."""
+    if not f.matches:
+        return ""
+    status = ", ".join(f"{n:,} {esc(s)}" for s, n in sorted(f.matches_by_status.items()))
+    codes = "".join(f'<tr><td><code>{esc(code)}</code></td><td class="zh">{esc(_code_label(code)[1])}</td>'
+                    f'<td class="num">{_n(n)}</td></tr>'
+                    for code, n in sorted(f.match_by_code.items(), key=lambda kv: (-kv[1], kv[0])))
+    rows = "".join(f'<tr><td><code>{esc(r["match_id"])}</code></td><td class="num">{_n(r["hand_index"])}</td>'
+                   f'<td><code>{esc(r["code"])}</code></td><td><code>{esc(r["game_id"] or "?")}</code></td>'
+                   f'<td class="src">{esc(r["source"])}@{r["offset"]}</td><td>{esc(r["message"])}</td></tr>'
+                   for r in f.match_findings)
+    total = sum(f.match_by_code.values())
+    left = total - len(f.match_findings)
+    more = f'<p class="muted">… and {left:,} more in the match_violations table.</p>' if left > 0 else ""
+    body = ('<table><thead><tr><th>code</th><th>term 术语</th><th class="num">findings</th></tr></thead>'
+            f'<tbody>{codes}</tbody></table><table class="errors"><thead><tr><th>match</th><th class="num">hand'
+            '</th><th>code</th><th>game</th><th>record</th><th>finding</th></tr></thead>'
+            f'<tbody>{rows}</tbody></table>{more}' if total else
+            '<p class="ok-text">No finding across the hands of a match. 对局无违规。</p>')
+    return (f'<section id="matches"><h2>Matches 对局 <span class="muted">({f.matches:,}: {status}; '
+            f'{f.matches_totals_mismatch:,} with final totals that differ; {total:,} findings)</span></h2>'
+            '<p class="muted">Checks across the hands of a match: hands missing or twice, the dealer, the round '
+            'wind, the 流局 count, the running totals, the rules. A hand\'s own findings are in the records '
+            f'above.</p>{body}</section>')
+
+
 def errors_section(f: Figures, limit: int) -> str:
     stages = "".join(f'<tr><td>{esc(s)}</td><td class="num">{_n(n)}</td></tr>' for s, n in sorted(f.by_stage.items()))
     rows = "".join(
@@ -443,6 +504,8 @@ def longest_section(f: Figures, manifest: dict | None) -> str:
 
 def header(out: pathlib.Path, manifest: dict | None, f: Figures) -> str:
     meta = [f"{f.games + f.errors:,} records", f"{f.violations:,} violations", f"{f.mismatches:,} settlement mismatches"]
+    if f.matches:
+        meta.append(f'<a href="#matches">{f.matches:,} matches, {sum(f.match_by_code.values()):,} match findings</a>')
     inputs = ""
     if manifest:
         v = manifest.get("versions", {})
@@ -476,7 +539,8 @@ def render_report(out: pathlib.Path, f: Figures, manifest: dict | None, limit: i
     counts, ok = reconciliation_section(f, manifest)
     body = "\n".join([
         "<main>", header(out, manifest, f), counts, violations_section(f), money_section(f),
-        findings_section(f, limit), errors_section(f, limit), longest_section(f, manifest),
+        findings_section(f, limit), matches_section(f, limit), errors_section(f, limit),
+        longest_section(f, manifest),
         f'<footer class="muted small">mjref {esc(REFEREE_VERSION)} audit report · made from the Parquet tables'
         '</footer>', "</main>"])
     return document(f"mjref audit report: {out.name}", body, BASE_CSS + REPORT_CSS), ok

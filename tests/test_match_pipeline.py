@@ -139,3 +139,35 @@ def test_two_workers_write_the_same_match_table_bytes(match_archive, audited, tm
                               beam_args=["--direct_num_workers", "2", "--direct_running_mode", "multi_processing"]))
     for name in MATCH_TABLES:
         assert digest(out, name) == digest(audited[0], name), name
+
+
+def test_the_report_shows_and_reconciles_the_match_findings(audited, tmp_path):
+    """`mjref report` counts the match findings from their table, lists them, and reconciles the two
+    match tables with the manifest: rows lost from either make it exit 3."""
+    import json
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    from pipelines import report
+
+    out, _manifest = audited
+    copy = tmp_path / "copy"
+    shutil.copytree(out, copy, ignore=shutil.ignore_patterns("report.html", "views"))
+    found = table_rows(copy, "match_violations")
+    assert found
+    path, ok = report.write_report(copy, views=0)
+    page = path.read_text()
+    assert ok and 'id="matches"' in page
+    for code in {r["code"] for r in found}:
+        assert f"<code>{code}</code>" in page
+    assert f"{len(found):,} match findings" in page
+    manifest = json.loads((copy / "manifest.json").read_text())
+    assert sum(report.compute(copy).match_by_code.values()) == manifest["matches"]["violations"]
+    for name in MATCH_TABLES:  # drop one row of each match table
+        damaged = copy.parent / f"damaged-{name}"
+        shutil.copytree(copy, damaged, ignore=shutil.ignore_patterns("report.html", "views"))
+        [f] = list_table_files(str(damaged), name)
+        t = pq.read_table(f)
+        pq.write_table(t.slice(0, t.num_rows - 1).replace_schema_metadata(t.schema.metadata), f)
+        assert report.write_report(damaged, views=0)[1] is False, name
