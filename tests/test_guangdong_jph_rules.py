@@ -586,6 +586,9 @@ def test_gg5_nine_tiles_down_the_feeder_pays_the_whole_win():
     # (3) has no 九张落地 rule.
     assert Scene(JPH3, NINE_DOWN, reserved="5p").run(lambda b, sc: nine_down(b, sc, True)).recomputed.payments \
         == (-2, 6, -2, -2)
+    # 全铳 (J-A11 option): D's discard would cost D all three shares, so C pays those in D's place (J-A13).
+    full = Scene(GG5, NINE_DOWN, reserved="5p", options={"jph_discarder_pays_three": "true"})
+    assert full.run(lambda b, sc: nine_down(b, sc, False)).recomputed.payments == (0, 6, -6, 0)
 
 
 def four_winds(b: HandBuilder, sc: Scene) -> None:

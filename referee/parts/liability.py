@@ -29,22 +29,29 @@ Shares = list[tuple[int, int]]  # (payer, whose share)
 
 
 class Liability:
-    """One 包 rule: `shares(win, outcome)` gives who pays which share, or None if it does not hold."""
+    """One 包 rule: `shares(win, outcome, usual)` gives who pays which share, or None if it does not
+    hold. `usual` is the rule book's shares of a win no rule covers (scoring.shares, or with 全铳
+    `full_discard_shares`): by default the liable seat pays those."""
     label = "包"
 
     def liable(self, win: WinInfo, outcome: Outcome) -> int | None:
         """The liable seat for this win, or None."""
         return None
 
-    def shares(self, win: WinInfo, outcome: Outcome) -> Shares | None:
+    def shares(self, win: WinInfo, outcome: Outcome, usual: Callable[[WinInfo], Shares] = shares) -> Shares | None:
         seat = self.liable(win, outcome)
         if seat is None:
             return None
-        return [(seat, share) for _, share in self.usual(win)]
+        return [(seat, share) for _, share in self.covered(win, usual)]
 
-    @staticmethod
-    def usual(win: WinInfo) -> Shares:
-        return shares(win)
+    def covered(self, win: WinInfo, usual: Callable[[WinInfo], Shares]) -> Shares:
+        """The shares the liable seat pays."""
+        return usual(win)
+
+
+def full_discard_shares(win: WinInfo) -> Shares:
+    """全铳 (a 鸡平胡 option, J-A11): a win on a discard is paid as a self-draw would be."""
+    return self_draw_shares(win) if win.kind == A.RON else shares(win)
 
 
 class RobbedKonger(Liability):
@@ -57,7 +64,7 @@ class RobbedKonger(Liability):
     def liable(self, win, outcome):
         return win.from_seat if win.kind == A.ROB_WIN else None
 
-    def usual(self, win):
+    def covered(self, win, usual):
         return self_draw_shares(win) if self.as_self_draw else shares(win)
 
 
@@ -120,7 +127,8 @@ class FedSets(Liability):
 
 
 class DiscarderPaysAll(Liability):
-    """全铳: a win on a discard is paid as a self-draw would be, all three shares by the discarder."""
+    """全铳: a win on a discard is paid as a self-draw would be, all three shares by the discarder
+    (a 包 rule covering the win pays those three shares too: `full_discard_shares`)."""
 
     def __init__(self, label: str = "点炮包三家"):
         self.label = label
@@ -128,24 +136,26 @@ class DiscarderPaysAll(Liability):
     def liable(self, win, outcome):
         return win.from_seat if win.kind == A.RON else None
 
-    def usual(self, win):
+    def covered(self, win, usual):
         return self_draw_shares(win)
 
 
-def liable_shares(rules: Iterable[Liability], outcome: Outcome) -> Callable[[WinInfo], Shares]:
+def liable_shares(rules: Iterable[Liability], outcome: Outcome,
+                  usual: Callable[[WinInfo], Shares] = shares) -> Callable[[WinInfo], Shares]:
     """shares_of for scoring.pay_wins: the first liability rule that holds, else the usual payers."""
     rules = tuple(rules)
 
     def shares_of(win: WinInfo) -> Shares:
-        return applied(rules, win, outcome)[1]
+        return applied(rules, win, outcome, usual)[1]
 
     return shares_of
 
 
-def applied(rules: Iterable[Liability], win: WinInfo, outcome: Outcome) -> tuple[Liability | None, Shares]:
+def applied(rules: Iterable[Liability], win: WinInfo, outcome: Outcome,
+            usual: Callable[[WinInfo], Shares] = shares) -> tuple[Liability | None, Shares]:
     """(the liability rule that holds, or None; the shares it gives)."""
     for rule in rules:
-        found = rule.shares(win, outcome)
+        found = rule.shares(win, outcome, usual)
         if found is not None:
             return rule, found
-    return None, shares(win)
+    return None, usual(win)

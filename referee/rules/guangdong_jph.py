@@ -18,12 +18,13 @@ from referee import tiles as T
 from referee.outcome import Outcome, WinInfo
 from referee.parts import missed
 from referee.parts.extras import KongMoney
-from referee.parts.liability import DiscarderPaysAll, FedSets, KongFeeder, Liability, RobbedKonger, applied
+from referee.parts.liability import (DiscarderPaysAll, FedSets, KongFeeder, Liability, RobbedKonger, applied,
+                                     full_discard_shares)
 from referee.parts.ready import DiscardReady, NoReady
 from referee.parts.walls import PlayToTheEnd, Reserve
 from referee.rules.base import Option, Ruleset
 from referee.scoring import (ALONE, CHOW, PUNG, FanCount, HandContext, HandView, Ledger, Pattern, Priced, best_reading,
-                             doubled, pay_wins, readings, self_draw_shares, settlement)
+                             doubled, pay_wins, readings, self_draw_shares, settlement, shares)
 from referee.verdict import Settlement
 
 STANDARD, SEVEN_PAIRS, ORPHANS = "standard", "seven_pairs", "thirteen_orphans"
@@ -40,7 +41,7 @@ ROB_AS_SELF_DRAW = "LIABILITY_IGNORED (抢杠 as a 自摸)"
 class RobbedAsSelfDraw(Liability):
     """The three others pay a 抢杠胡's shares, as for a 自摸: 抢杠包三家 ignored, 当自摸 kept."""
 
-    def shares(self, win: WinInfo, outcome: Outcome):
+    def shares(self, win: WinInfo, outcome: Outcome, usual=None):
         return self_draw_shares(win) if win.kind == A.ROB_WIN else None
 
 
@@ -110,6 +111,8 @@ class JiPingHu(Ruleset):
         self.fan_count = FanCount(self.TABLE.cap, specials_add=not self["jph_specials_highest_only"])
         self.patterns = self._patterns()
         self.liabilities = self._liabilities()
+        # J-A11 全铳: a discard win is paid in full, by the discarder or by the seat liable for it
+        self.usual_shares = full_discard_shares if self["jph_discarder_pays_three"] else shares
 
     def declares_ting(self) -> bool:
         return self.HAS_TING
@@ -267,7 +270,8 @@ class JiPingHu(Ruleset):
             breakdown.append((f"{floor} 按爆胡计", self.TABLE.cap))
         x = doubled(fan)
         names = "+".join(name for name, _ in breakdown)
-        rule = applied(self.liabilities, win, outcome)[0] if slip not in IGNORED_LIABILITIES else None
+        rule = applied(self.liabilities, win, outcome, self.usual_shares)[0] if slip not in IGNORED_LIABILITIES \
+            else None
         liable = f", {rule.label}" if rule is not None else ""
         return Priced(breakdown, lambda share: x, lambda share: f"{win.kind}: {names} = {fan}番, 2^{fan} = {x}{liable}")
 
@@ -277,7 +281,7 @@ class JiPingHu(Ruleset):
         liabilities = IGNORED_LIABILITIES.get(slip, self.liabilities)
 
         def shares_of(win: WinInfo):
-            return applied(liabilities, win, outcome)[1]
+            return applied(liabilities, win, outcome, self.usual_shares)[1]
 
         scored = pay_wins(ledger, outcome, lambda win: self.price(win, outcome, slip), shares_of)
         if self.kong_money is not None:
