@@ -25,7 +25,7 @@ from referee.parts.missed import NoMissedWinRule
 from referee.rules.base import Ruleset
 from referee.state import ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, KONG_LABELS, PON, Meld, Seat, Table, \
     Wall, deal_seats
-from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, TOOK_EFFECT, UNREPLAYABLE, VIOLATIONS, Decision,
+from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, OVERRIDDEN, TOOK_EFFECT, UNREPLAYABLE, VIOLATIONS, Decision,
                              Verdict, Violation)
 
 __all__ = ["Claim", "DrawDue", "Ended", "Halt", "Replay", "Rob", "Turn", "Unreplayable", "referee"]
@@ -600,11 +600,19 @@ class Replay:
             self.flag("ILLEGAL_ACTION", seat, f"seat {seat} declared twice on one discard", fatal=True)
         self.check_claimed_tile(kind, event, phase.tile, "the discard is")
         if action.kind == A.RON:
-            self.flag_issue(self.legality.why_not_ron(seat, phase.tile, action), seat, fatal=True)
+            self.refuse_win(seat, phase, action, self.legality.why_not_ron(seat, phase.tile, action))
         elif action.kind != A.PASS:
             self.flag_issue(self.legality.why_not_call(seat, action, phase.discarder), seat)
         phase.declared[seat] = (action, self.index)
         return True
+
+    def refuse_win(self, seat: int, phase, action: A.Action, issue) -> None:
+        """A win declared in a window that may not be taken stops the replay there; the trace first
+        notes the seat's legal set, the decision the finding is about."""
+        if issue is not None:
+            if self.trace:
+                self.note_window_decision(seat, phase, action, self.index, True)
+            self.flag_issue(issue, seat, fatal=True)
 
     def check_claimed_tile(self, kind: str, event: pb.Event, tile: int, what: str) -> None:
         """A claim or win must name the tile it takes (record.proto: "for DISCARD and ROB_KONG it must
@@ -657,14 +665,16 @@ class Replay:
         several = self.rules.allows_multiple_ron(last_tile=phase.last_tile)
         outranked = self.outranked(wins, phase.discarder, phase.last_tile) if taken is None else set()
         effective = {taken} if taken is not None else set(wins if several else wins[:1])
+        # The claims a lower one took the tile from, against priority (CLAIM_PRIORITY below).
+        higher = [] if taken is None else \
+            [s for s, (a, _) in declared.items() if priority[a.kind] > priority[calls[taken].kind]]
         for seat in self.others(phase.discarder):
             action = declared.get(seat, (PASS, None))[0]
-            self.note_claim_decision(seat, phase, effective)
+            self.note_claim_decision(seat, phase, effective, higher)
             if action.kind != A.RON and seat not in outranked:
                 self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
         if taken is not None:
             call = calls[taken]
-            higher = [s for s, (a, _) in declared.items() if priority[a.kind] > priority[call.kind]]
             for seat in higher:
                 self.flag("CLAIM_PRIORITY", taken, f"seat {taken}'s {call} took the discard over seat {seat}'s "
                           f"{declared[seat][0]} (胡 > 碰/杠 > 吃)", index=declared[taken][1])
@@ -697,16 +707,18 @@ class Replay:
             self.flag("MULTIPLE_RON", seat, f"seat {seat} also declared 胡 on seat {source}'s tile; only the "
                       f"nearest seat, {winners[0]}, wins (no 一炮多响)", index=declared[seat][1])
 
-    def note_claim_decision(self, seat: int, phase, effective: set[int]) -> None:
+    def note_claim_decision(self, seat: int, phase, effective: set[int], overridden=()) -> None:
         """The seat's choice in a claim or rob window, at the event that logged it: a declaration
-        that took effect, one a higher claim outranked, or a pass implied by the next event."""
+        that took effect, one a higher claim outranked, one a lower claim overrode, or a pass
+        implied by the next event."""
         if self.trace:
             action, at = phase.declared.get(seat, (PASS, None))
             if at is None and type(phase) is Claim and not self.legality.may_claim(seat, phase.tile, phase.discarder):
                 return  # nothing to decide: the hot path of a trace skips building the legal set
-            self.note_window_decision(seat, phase, action, at, seat in effective)
+            self.note_window_decision(seat, phase, action, at, seat in effective, seat in overridden)
 
-    def note_window_decision(self, seat: int, phase, action: A.Action, at: int | None, took_effect: bool) -> None:
+    def note_window_decision(self, seat: int, phase, action: A.Action, at: int | None, took_effect: bool,
+                             overridden: bool = False) -> None:
         """A seat's choice in a window (`at`: the event that logged it; None: a pass implied by
         the event that closed it, noted at the one that opened it). Called only when tracing."""
         legal = tuple(map(A.label, self.legal_actions(seat, phase)))
@@ -719,7 +731,7 @@ class Replay:
         elif action.kind == A.PASS or took_effect:
             effect = TOOK_EFFECT
         else:
-            effect = DECLARED
+            effect = OVERRIDDEN if overridden else DECLARED
         self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, A.label(action),
                                        effect))
 
@@ -764,7 +776,7 @@ class Replay:
         if kind == "win":
             action = A.Action(A.ROB_WIN, phase.tile)
             self.check_claimed_tile(kind, event, phase.tile, "the kong being robbed is of")
-            self.flag_issue(self.legality.why_not_ron(seat, phase.tile, action), seat, fatal=True)
+            self.refuse_win(seat, phase, action, self.legality.why_not_ron(seat, phase.tile, action))
             phase.declared[seat] = (action, self.index)
         else:
             phase.declared[seat] = (A.Action(A.PASS), self.index)

@@ -6,9 +6,10 @@ from typing import NamedTuple
 
 CLEAN, VIOLATIONS, UNREPLAYABLE = "clean", "violations", "unreplayable"
 ERROR, INFO = "error", "info"
-# What became of a decision: it happened; it was declared but a higher claim outranked it; or
-# the seat logged nothing and the next event implies it let the chance go.
-TOOK_EFFECT, DECLARED, IMPLIED = "took effect", "declared", "implied"
+# What became of a decision: it happened; it was declared but a higher (or nearer) claim outranked
+# it; it was declared and a lower claim took effect against priority (CLAIM_PRIORITY); or the seat
+# logged nothing and the next event implies it let the chance go.
+TOOK_EFFECT, DECLARED, OVERRIDDEN, IMPLIED = "took effect", "declared", "overridden", "implied"
 
 
 @dataclass(frozen=True)

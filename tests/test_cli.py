@@ -392,14 +392,27 @@ def test_trace_shows_each_claim_at_its_own_event_and_whether_it_took_effect(caps
     main(["verify", "--trace", str(CLAIM_PRIORITY)])
     out = capsys.readouterr().out
     # Seat 1's win and seat 3's pon are declared on events 1 and 2 (not under the discard, event 0).
-    assert "event 1 seat 1 claim: declared win on discard 3p, outranked: did not take effect" in out
+    # Seat 3's lower 碰 took the tile against priority: seat 1's win was overridden, not outranked.
+    assert "event 1 seat 1 claim: declared win on discard 3p, overridden: a lower claim took effect instead" in out
     assert "event 2 seat 3 claim: took pon 3p;" in out
     code, [verdict] = run_json(capsys, "--trace", CLAIM_PRIORITY)
     claims = [d for d in verdict["decisions"] if d["window"] == "claim"]
     assert [(d["event_index"], d["seat"], d["taken"], d["effect"]) for d in claims] == [
-        (1, 1, "win on discard 3p", "declared"), (2, 3, "pon 3p", "took effect")]
+        (1, 1, "win on discard 3p", "overridden"), (2, 3, "pon 3p", "took effect")]
+    # Without 一炮多响 a farther 胡 is outranked by the nearer one.
+    main(["verify", "--trace", str(SAMPLES / "hebei" / "multiple_ron.textproto")])
+    assert "seat 2 claim: declared win on discard 3p, outranked: did not take effect" in capsys.readouterr().out
     main(["verify", "--trace", str(SAMPLES / "hebei" / "clean_two_winners.textproto")])
     assert "seat 1 claim: pass (implied: nothing logged)" in capsys.readouterr().out
+
+
+def test_trace_shows_the_legal_set_of_a_win_that_stops_the_referee(capsys):
+    """A win the rules refuse in a window (here 漏胡: RON_AFTER_MISSED_WIN) ends the replay; the
+    trace still shows what was legal at it, which is what the finding is about."""
+    code, [verdict] = run_json(capsys, "--trace", SAMPLES / "ningxiang" / "ron_after_missed_win.textproto")
+    [finding] = [v for v in verdict["violations"] if v["severity"] == "error"]
+    at = [d for d in verdict["decisions"] if d["event_index"] == finding["event_index"] and d["seat"] == finding["seat"]]
+    assert [(d["window"], d["legal"], d["taken"]) for d in at] == [("claim", ["pass"], "win on discard 2s")]
 
 
 # -- out-of-range enum values are findings; referee bugs are told apart ---------------------------

@@ -307,7 +307,7 @@ class BaoLook(Phase):
         if logged != bao:
             replay.flag("FALSE_WIN", self.seat, f"seat {self.seat} declared 冲宝 on {T.label(logged)}; the 宝 is "
                         f"{T.label(bao)}", fatal=True)
-        replay.flag_issue(self.part.chongbao_issue(replay, self.seat), self.seat, fatal=True)
+        replay.refuse_win(self.seat, self, A.Action(A.SELF_WIN, bao), self.part.chongbao_issue(replay, self.seat))
         self.declared.append((A.Action(A.SELF_WIN, bao), replay.index))
         return True
 

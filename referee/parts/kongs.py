@@ -167,12 +167,12 @@ class DashaiWindow(Phase):
             if not self.self_wins(replay, tile):
                 replay.flag("FALSE_WIN", seat, f"seat {seat} declared 杠上开花 on {T.label(tile)}, which does not "
                             f"complete its hand", fatal=True)
-            replay.flag_issue(self.own_win_issue(replay, tile), seat, fatal=True)
             action = A.Action(A.SELF_WIN, tile)
+            replay.refuse_win(seat, self, action, self.own_win_issue(replay, tile))
         else:
             action = A.Action(A.RON, tile)
-            replay.flag_issue(self.konger_first_issue(replay, seat, tile)
-                              or replay.legality.why_not_ron(seat, tile, action), seat, fatal=True)
+            replay.refuse_win(seat, self, action, self.konger_first_issue(replay, seat, tile)
+                              or replay.legality.why_not_ron(seat, tile, action))
         self.declared.setdefault(seat, []).append((action, replay.index))
         return True
 

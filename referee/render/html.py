@@ -26,19 +26,21 @@ from referee.render.page import BASE_CSS, document, esc, json_for_script
 from referee.render.script import VIEW_JS
 from referee.render.style import VIEW_CSS
 from referee.timeline import Frame
-from referee.verdict import CLEAN, ERROR, TOOK_EFFECT, UNREPLAYABLE, DECLARED, Verdict, Violation
+from referee.verdict import CLEAN, ERROR, TOOK_EFFECT, UNREPLAYABLE, DECLARED, OVERRIDDEN, Verdict, Violation
 
 UNREADABLE = "unreadable"  # the page's own status for an input that is no record (not a verdict status)
 STATUS_TEXT = {CLEAN: "clean 无违规", "violations": "violations 违规", UNREPLAYABLE: "unreplayable 无法复盘",
                UNREADABLE: "unreadable 无法读取"}
 
 # How a seat's decision at an event is shown (the class the page styles, and its words).
-OK, ILLEGAL, MISSED, OUTRANKED, IMPLIED, FLAGGED = "ok", "illegal", "missed", "outranked", "implied", "flagged"
+OK, ILLEGAL, MISSED, OUTRANKED, OVERRODE, IMPLIED, FLAGGED = ("ok", "illegal", "missed", "outranked", "overridden",
+                                                            "implied", "flagged")
 DECISION_WORDS = {
     OK: "took effect",
     ILLEGAL: "illegal: not among the legal actions 非法",
     MISSED: "passed a win 漏胡",
-    OUTRANKED: "declared, outranked by a higher claim",
+    OUTRANKED: "declared, outranked by a higher or nearer claim",
+    OVERRODE: "declared, overridden by a lower claim (against priority)",
     IMPLIED: "implied by the next event",
     FLAGGED: "a finding at this event",
 }
@@ -77,6 +79,8 @@ def classify(d, findings: list[Violation]) -> tuple[str, list[int]]:
         return MISSED, passed
     if d.effect == DECLARED:
         return OUTRANKED, []
+    if d.effect == OVERRIDDEN:
+        return OVERRODE, []
     if d.effect != TOOK_EFFECT:
         return IMPLIED, []
     return OK, []

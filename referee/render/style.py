@@ -88,10 +88,10 @@ button.goto { border: 1px solid var(--accent); color: var(--accent); background:
 .chip.should { border: 2px solid #c98a00; background: var(--warn-bg); font-weight: 700; }
 tr.illegal td, tr.flagged td { background: var(--bad-bg); }
 tr.illegal .chip.taken, tr.flagged .chip.taken { border-color: var(--bad); background: var(--bad-bg); color: var(--bad); }
-tr.missed td { background: var(--warn-bg); }
+tr.missed td, tr.overridden td { background: var(--warn-bg); }
 .status { white-space: nowrap; font-weight: 600; }
 tr.illegal .status, tr.flagged .status { color: var(--bad); }
-tr.missed .status { color: var(--warn); }
+tr.missed .status, tr.overridden .status { color: var(--warn); }
 
 table.settlement td.num { min-width: 5.5em; }
 table.settlement tr.bad td, table.settlement tr.bad th { background: var(--bad-bg); }
