@@ -114,7 +114,7 @@ CODES: dict[str, Code] = {
              "suits; 大连: 三色全, 幺九 unless honors, a 刻 unless a dragon pair, a sequence, not 手把一, not 门清, no dragon "
              "triplet in hand)", variants="harbin,dalian"),
         # Ningxiang (SPEC NX).
-        Code("WILD_DISCARDED", "打出纯王", "wildcard discarded",
+        Code("WILD_DISCARDED", "打出癞子", "wildcard discarded",
              "a 纯王 (wildcard) may never be discarded; nor may a 推倒胡 鬼牌 (赖子)", variants="ningxiang,guangdong_tdh"),
         Code("KONG_NOT_READY", "未听开杠", "kong while not ready",
              "a kong needs the hand ready (tenpai) before or after it, and two tiles left for 打筛",

@@ -28,6 +28,14 @@ class Phase:
         """Take one declaration in the window; False when the event closes the window instead."""
         return False
 
+    def pending(self) -> list[tuple[int, A.Action]]:
+        """The declarations an open window holds until it closes (seat, action), for the dispute view."""
+        return []
+
+    def revealed(self) -> tuple[int, ...]:
+        """Tiles shown on the table that no seat holds yet (打筛 tiles), for the dispute view."""
+        return ()
+
     def close(self, replay, closer) -> None:
         """Resolve the window as if `closer` (an event, or None at the end) came next."""
 
@@ -124,6 +132,9 @@ class Claim(Phase):
     def declare(self, replay, kind, event):
         return replay.declare_claim(kind, event, self)
 
+    def pending(self):
+        return [(seat, action) for seat, (action, _) in sorted(self.declared.items()) if action.kind != A.PASS]
+
     def close(self, replay, closer):
         replay.close_claim(self, closer)
 
@@ -151,6 +162,8 @@ class Rob(Phase):
 
     def declare(self, replay, kind, event):
         return replay.declare_rob(kind, event, self)
+
+    pending = Claim.pending
 
     def close(self, replay, closer):
         replay.close_rob(self, closer)

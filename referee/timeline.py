@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping
 
+from referee import actions as A
 from referee import tiles as T
 from referee.proto import record_pb2 as pb
 from referee.referee import Ended, Halt, Replay, Unreplayable, referee
@@ -35,6 +36,8 @@ class SeatSnapshot:
     river: tuple[int, ...]  # discards still lying in front of the seat, in order
     ready: bool  # 听/报听 declared
     flags: tuple[str, ...]  # e.g. 托管, 封东, 打筛 lock, 漏胡 lock
+    won: tuple[int, ...] = ()  # the tile it won on, where its concealed hand does not hold it (胡 on a discard, 抢杠)
+    wilds: tuple[int, ...] = ()  # kinds wild in its hand: the table's, and a 宝 it may use (摸宝)
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,8 @@ class Frame:
     indicator: int | None  # the flipped indicator (正王, 鬼 indicator, 宝) if any
     wilds: tuple[int, ...]  # kinds that are wild now
     phase: str  # what the table waits for next
+    revealed: tuple[int, ...]  # tiles shown on the table that no seat holds (打筛 tiles)
+    pending: tuple[str, ...]  # declarations an open window holds until the next event resolves it
     decisions: tuple[Decision, ...]  # decision points logged at this event (needs the trace)
     findings: tuple[Violation, ...]  # violations reported at this event
 
@@ -120,8 +125,11 @@ def _seat_snapshot(replay: Replay, seat: int) -> SeatSnapshot:
         flags.append("漏胡 lock")
     hand = tuple(t for t, c in enumerate(s.hand) for _ in range(c))
     melds = tuple(MeldSnapshot(m.label, tuple(m.tiles), m.from_seat) for m in s.melds)
+    won = tuple(t for w in replay.outcome.wins if w.seat == seat for t, c in enumerate(w.hand)
+                for _ in range(c - s.hand[t]))
+    wilds = tuple(sorted(replay.table.wilds | set(replay.rules.wilds.seat_wilds(replay.view, seat))))
     return SeatSnapshot(seat, WINDS[(seat - dealer) % 4], seat == dealer, hand, melds, tuple(s.river), bool(s.ready),
-                        tuple(flags))
+                        tuple(flags), won, wilds)
 
 
 def _frame(replay: Replay, index: int | None, event: pb.Event | None) -> Frame:
@@ -143,6 +151,9 @@ def _frame(replay: Replay, index: int | None, event: pb.Event | None) -> Frame:
         indicator=table.indicator,
         wilds=tuple(sorted(table.wilds)),
         phase=what,
+        revealed=tuple(phase.revealed()) if phase is not None else (),
+        pending=tuple(f"seat {seat} declared {A.label(action)}: it is settled when the window closes"
+                      for seat, action in (phase.pending() if phase is not None else [])),
         decisions=(),
         findings=(),
     )

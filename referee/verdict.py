@@ -111,6 +111,7 @@ class Verdict:
                     {"seat": p.seat, "name": p.name, "value": p.value}
                     for p in (self.recomputed.patterns if self.recomputed else ())
                 ],
+                "lines": list(self.recomputed.lines) if self.recomputed else [],  # who pays whom, and why
             },
             "mismatch": self.mismatch,
         }

@@ -281,6 +281,51 @@ def test_missed_win_is_highlighted(browser, tmp_path):  # noqa: F811
         assert row.locator(".chip.should").inner_text() == "win on discard 3p"
 
 
+def test_the_table_shows_what_the_record_holds_at_each_event(browser, tmp_path):  # noqa: F811
+    """The arbiter review's table states: a claim still open at its own event is listed as pending; a
+    robbed kong's tile is with its winner; 打筛 tiles lie in the centre; a 听 seat's 宝 is wild for it."""
+    with opened(browser, write_view(tmp_path, "hebei/claim_priority.textproto"), fragment="event-2") as w:
+        centre = text_of(w.page, "#centre")  # seat 3's 碰 and seat 1's 胡 wait for the window to close
+        assert "seat 3 declared pon 3p: it is settled when the window closes" in centre
+        assert "seat 1 declared win on discard 3p" in centre
+        w.page.keyboard.press("ArrowLeft")  # event 1: the 胡 the lower 碰 took the tile from
+        row = w.page.locator("#decisions tr.overridden")
+        assert row.count() == 1 and "overridden by a lower claim" in row.inner_text()
+    with opened(browser, write_view(tmp_path, "hebei/clean_robbed_kong.textproto"), fragment="event-11") as w:
+        won = w.page.locator("#seat-1 .won svg")
+        assert won.count() == 1 and won.get_attribute("aria-label").startswith("3p")
+    with opened(browser, write_view(tmp_path, "ningxiang/clean_kong_flower_twice.textproto"),
+                fragment="event-4") as w:
+        labels = [n.get_attribute("aria-label") for n in w.page.locator("#centre .revealed svg").all()]
+        assert [x.split()[0] for x in labels] == ["2s", "5s"]
+    with opened(browser, write_view(tmp_path, "harbin/clean_mobao.textproto"), fragment="event-11") as w:
+        assert "摸宝" in text_of(w.page, "#centre") and w.page.locator("#seat-1 svg.wild").count() >= 1
+
+
+def test_n_and_p_work_after_the_slider_is_used(browser, tmp_path):  # noqa: F811
+    with opened(browser, write_view(tmp_path, "hebei/ready_lock_breach.textproto")) as w:
+        page = w.page
+        page.locator("#slider").focus()
+        page.keyboard.press("n")
+        assert text_of(page, "#position") == "event 10:"
+
+
+def test_notes_are_not_badged_as_violations_and_an_unknown_option_is_listed(tmp_path):
+    page = write_view(tmp_path, "hebei/clean_missed_win_note.textproto").read_text()
+    assert '<span class="badge info">MISSED_WIN</span>' in page and "badge error" not in page
+    run_view(sample("malformed/unknown_option.textproto"), "--out", tmp_path / "unknown.html")
+    page = (tmp_path / "unknown.html").read_text()
+    assert re.search(r"<code>hb_free_lunch</code></td><td>[^<]*</td><td>record</td><td>no such option", page)
+    assert 'class="ok-text"' not in page  # not judged: no green "nothing wrong"
+
+
+def test_an_unreadable_frame_named_by_offset_gets_a_page_saying_why(tmp_path):
+    spans = [i for i in archive.iter_archive(ARCHIVE) if isinstance(i, archive.CorruptSpan)]
+    crc = next(s for s in spans if s.reason == archive.PAYLOAD_CRC)
+    assert run_view(f"{ARCHIVE}@{crc.offset}", "--out", tmp_path / "bad.html") == 2
+    assert f"corrupt span of {crc.length} bytes: payload crc mismatch" in (tmp_path / "bad.html").read_text()
+
+
 def test_hostile_record_runs_no_script(browser, tmp_path):  # noqa: F811
     record, evil = hostile_record()
     _, page_html = hand_page("hostile", record)

@@ -86,6 +86,12 @@ class Bao(NoWilds):
         s = view.seats[seat]
         return tile == view.indicator and self.has_seen(view.part(self.name), seat, bool(s.ready))
 
+    def seat_wilds(self, view, seat: int) -> tuple[int, ...]:
+        s = view.seats[seat]
+        if view.indicator is not None and self.has_seen(view.part(self.name), seat, bool(s.ready)):
+            return (view.indicator,)
+        return ()
+
     def declined_draw_is_pass(self, view, seat: int, tile: int) -> bool:
         """Does letting the win on this drawn tile go count as a passed self-draw? A 摸宝 only
         with `declined_is_pass` (a drawn 宝 kind is a 摸宝 even where it is also a wait)."""
@@ -332,6 +338,9 @@ class BaoLook(Phase):
             if self.part.declined_is_pass:
                 state.declined[self.seat] = win
         replay.phase = self.then
+
+    def pending(self):
+        return [(self.seat, action) for action, _ in self.declared if action.kind != A.PASS]
 
     def legal(self, replay, seat):
         """冲宝 when the 宝 completes the hand. Declining needs no event: the draw closes the look (an

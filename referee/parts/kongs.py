@@ -219,6 +219,12 @@ class DashaiWindow(Phase):
         replay.add_win(winner, A.RON, tile, konger, declared[winner][0][1], on_kong_reveal=True)
         replay.phase = Ended()
 
+    def pending(self):
+        return [(seat, action) for seat, items in sorted(self.declared.items()) for action, _ in items]
+
+    def revealed(self):
+        return self.tiles
+
     def note_decisions(self, replay, winners: set[int]) -> None:
         """Each seat's choice on the revealed tiles, for the trace: every win it declared, else its
         pass (logged, or implied by the event that closed the window)."""

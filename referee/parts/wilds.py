@@ -32,6 +32,11 @@ class NoWilds:
         unless the part says otherwise for its wildcards (大连's 摸宝, parts/bao.py)."""
         return True
 
+    def seat_wilds(self, view, seat: int) -> tuple[int, ...]:
+        """Kinds wild for this seat's own draw beyond the table's wilds (the 宝 of a 听 seat that has
+        seen it), for the dispute view."""
+        return ()
+
 
 class FixedWild(NoWilds):
     """The same kind is wild in every hand (e.g. 推倒胡's 白板做鬼 room option)."""

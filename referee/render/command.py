@@ -61,6 +61,10 @@ def read_archive_record(path, offset: int) -> pb.GameRecord:
         chunk = data[offset:offset + archive.OVERHEAD_BYTES + length]
     first = next(iter(archive.scan(chunk)), None)
     if not isinstance(first, archive.Frame) or first.offset != 0:
+        # A corrupt span that starts here is what `mjref verify` names ARCHIVE@OFFSET: its page says why.
+        for item in archive.iter_archive(path):
+            if isinstance(item, archive.CorruptSpan) and item.offset == offset:
+                raise records.RecordError(f"corrupt span of {item.length} bytes: {item.reason}")
         raise NoRecord(f"{path}: no valid record starts at byte offset {offset}")
     return records.parse_binary(first.payload)
 

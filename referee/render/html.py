@@ -127,10 +127,12 @@ def frame_data(frames: list[Frame], verdict: Verdict, targets: list[int | None])
                 "r": list(s.river), "rd": s.ready, "fl": list(s.flags),
                 "nw": _new_tiles(before.hand, s.hand) if before else [],
                 "ld": bool(before and len(s.river) > len(before.river)),
+                "wo": list(s.won), "sw": list(s.wilds),
             })
         out.append({
             "e": f.event_index, "d": f.description, "a": f.seat, "ph": f.phase,
             "wr": f.wall_remaining, "lv": f.live, "ind": f.indicator, "wd": list(f.wilds),
+            "rv": list(f.revealed), "pd": list(f.pending),
             "s": seats, "dc": _decision_rows(f, findings), "fi": at_frame.get(k, []),
         })
         previous = f
@@ -155,9 +157,11 @@ def _code_parts(code: str) -> tuple[str, str, str]:
 
 def findings_section(verdict: Verdict, record, targets: list[int | None]) -> str:
     if not verdict.violations:
-        text = ("The referee found nothing wrong with this hand. 无违规。" if verdict.status == CLEAN
-                else "No findings. 无记录。")
-        return f'<section id="findings"><h2>Findings 违规</h2><p class="ok-text">{esc(text)}</p></section>'
+        if verdict.status == CLEAN:
+            text, cls = "The referee found nothing wrong with this hand. 无违规。", "ok-text"
+        else:  # not judged: the reason above says why
+            text, cls = "No findings: the hand could not be judged. 未能判定。", "muted"
+        return f'<section id="findings"><h2>Findings 违规</h2><p class="{cls}">{esc(text)}</p></section>'
     items = []
     for i, (v, k) in enumerate(zip(verdict.violations, targets)):
         term, gloss, explanation = _code_parts(v.code)
@@ -265,7 +269,7 @@ def settlement_section(verdict: Verdict, record: pb.GameRecord | None) -> str:
         extra.append(f'<h3>Who pays whom, recomputed 复算明细</h3><ol class="lines">{items}</ol>')
     return (f'<section id="settlement"><h2>Settlement 结算</h2>{status}{table}{"".join(extra)}'
             '<p class="muted small">Amounts are each seat\'s net for the hand (positive receives), kong money '
-            'included, after the ruleset\'s multipliers, birds and caps (see the options below).</p></section>')
+            'included, after the ruleset\'s multipliers, birds and caps (see the rule options at the top).</p></section>')
 
 
 def _is_tile(code: int) -> bool:
@@ -295,6 +299,11 @@ def _options_rows(record: pb.GameRecord | None, verdict: Verdict, overrides) -> 
             rows.append(f'<tr class="{"warn" if changed else ""}"><td><code>{esc(o.name)}</code></td>'
                         f'<td>{esc(value)}</td><td>{esc(source)}</td><td>{esc(o.help)}'
                         f'{" [" + esc(o.spec) + "]" if o.spec else ""}</td></tr>')
+        known = {o.name for o in cls.options}
+        for key, value in sorted(own.items()):  # an option the rule book does not have (unreplayable)
+            if key not in known:
+                rows.append(f'<tr class="bad"><td><code>{esc(key)}</code></td><td>{esc(value)}</td><td>record</td>'
+                            '<td>no such option in this rule book</td></tr>')
     else:
         for key, value in sorted({**own, **dict(overrides or {})}.items()):
             rows.append(f"<tr><td><code>{esc(key)}</code></td><td>{esc(value)}</td><td></td><td></td></tr>")
@@ -378,14 +387,14 @@ own derivation, and the one it took)</span></h3>
 def log_section(frames: list[Frame], verdict: Verdict, targets: list[int | None]) -> str:
     if not frames:
         return ""
-    marks: dict[int, list[str]] = {}
+    marks: dict[int, list[tuple[str, str]]] = {}
     for v, k in zip(verdict.violations, targets):
         if k is not None and (v.event_index == frames[k].event_index):
-            marks.setdefault(k, []).append(v.code)
+            marks.setdefault(k, []).append((v.code, "error" if v.severity == ERROR else "info"))
     items = []
     for k, f in enumerate(frames):
         where = "deal 配牌" if f.event_index is None else f"{f.event_index}"
-        flag = "".join(f' <span class="badge error">{esc(c)}</span>' for c in marks.get(k, []))
+        flag = "".join(f' <span class="badge {kind}">{esc(c)}</span>' for c, kind in marks.get(k, []))
         items.append(f'<li><button type="button" class="goto" data-goto="{k}" id="log-{k}">'
                      f'<span class="idx">{esc(where)}</span> {esc(f.description)}</button>{flag}</li>')
     return (f'<section id="events" class="no-print"><h2>Events 事件 <span class="muted">'

@@ -89,10 +89,16 @@ VIEW_JS = r"""
       var i = rest.lastIndexOf(t);
       if (i >= 0) { rest.splice(i, 1); fresh.push(t); }
     });
-    tiles(hand, rest, f.wd);
+    tiles(hand, rest, seat.sw);
     var marks = {};
     fresh.forEach(function (t, i) { marks[i] = "new"; });
-    tiles(hand, fresh, f.wd, marks);
+    tiles(hand, fresh, seat.sw, marks);
+    if (seat.wo.length) {  // the tile it won on, which its concealed hand does not hold
+      var won = el("span", "won");
+      won.appendChild(el("span", "meld-label", "胡 won on"));
+      tiles(won, seat.wo, seat.sw, {0: "new"});
+      hand.appendChild(won);
+    }
 
     var melds = box.querySelector(".melds");
     clear(melds);
@@ -134,6 +140,27 @@ VIEW_JS = r"""
       f.wd.forEach(function (t) { wild.appendChild(tile(t, "wild")); });
       c.appendChild(wild);
     }
+    // A 宝 is wild only for a 听 seat's own draw once it has seen it (摸宝): listed with those seats.
+    var seatWild = [];
+    f.s.forEach(function (seat, s) {
+      seat.sw.forEach(function (t) { if (f.wd.indexOf(t) < 0) seatWild.push([s, t]); });
+    });
+    if (seatWild.length) {
+      var sw = el("div", "wilds");
+      sw.appendChild(el("div", "lbl", "宝 wild for a 听 seat's draw (摸宝)"));
+      seatWild.forEach(function (p) {
+        sw.appendChild(tile(p[1], "wild"));
+        sw.appendChild(el("span", "muted small", " seat " + p[0] + " "));
+      });
+      c.appendChild(sw);
+    }
+    if (f.rv.length) {
+      var shown = el("div", "revealed");
+      shown.appendChild(el("div", "lbl", "revealed 打筛"));
+      f.rv.forEach(function (t) { shown.appendChild(tile(t, "new")); });
+      c.appendChild(shown);
+    }
+    f.pd.forEach(function (line) { c.appendChild(el("div", "lbl pending", line)); });
     c.appendChild(el("div", "lbl", (k + 1) + " / " + frames.length));
   }
 
@@ -279,9 +306,12 @@ VIEW_JS = r"""
   });
   document.addEventListener("keydown", function (ev) {
     if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    var tag = ev.target && ev.target.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") return;
-    var key = ev.key;
+    var tag = ev.target && ev.target.tagName, key = ev.key;
+    var finding = key === "n" || key === "N" || key === "p" || key === "P";
+    // The slider steps with its own arrow, Home and End keys; N and P work there too.
+    if (ev.target && ev.target.id === "slider" ? !finding : tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
+      return;
+    }
     if (key === "ArrowRight") go(current + 1);
     else if (key === "ArrowLeft") go(current - 1);
     else if (key === "Home") go(0);

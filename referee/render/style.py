@@ -69,6 +69,10 @@ button.goto { border: 1px solid var(--accent); color: var(--accent); background:
 .melds { display: flex; flex-wrap: wrap; gap: 8px; }
 .meld { align-items: flex-end; padding: 1px 3px 0; border-radius: 4px; background: rgba(0,0,0,0.06); }
 .meld .meld-label { font-size: 11px; margin-right: 3px; align-self: center; }
+.won { display: flex; align-items: flex-end; margin-left: 8px; padding: 1px 3px 0; border-radius: 4px;
+  background: #f1c94b55; }
+.won .meld-label { font-size: 11px; margin-right: 3px; align-self: center; }
+.centre .pending { color: var(--warn); max-width: 16em; }
 .river-label { font-size: 11px; margin-top: 4px; }
 .river { min-height: 28px; max-width: 100%; }
 .tile { width: 26px; height: 36.4px; flex: none; display: block; }
