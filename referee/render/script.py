@@ -128,38 +128,22 @@ VIEW_JS = r"""
     bar.appendChild(fill);
     c.appendChild(bar);
     c.appendChild(el("div", "lbl", "牌墙 wall: " + f.wr + " undrawn"));
-    if (f.ind !== null) {
-      var ind = el("div", "indicator");
-      ind.appendChild(el("div", "lbl", "indicator 翻牌"));
-      ind.appendChild(tile(f.ind));
-      c.appendChild(ind);
+    // A labelled row of tiles in the centre.
+    function group(cls, label, list, tileCls) {
+      var box = el("div", cls);
+      box.appendChild(el("div", "lbl", label));
+      list.forEach(function (t) { box.appendChild(tile(t, tileCls)); });
+      c.appendChild(box);
+      return box;
     }
-    if (f.wd.length) {
-      var wild = el("div", "wilds");
-      wild.appendChild(el("div", "lbl", "wild 王/宝"));
-      f.wd.forEach(function (t) { wild.appendChild(tile(t, "wild")); });
-      c.appendChild(wild);
-    }
+    if (f.ind !== null) group("indicator", "indicator 翻牌", [f.ind]);
+    if (f.wd.length) group("wilds", "wild 王/宝", f.wd, "wild");
     // A 宝 is wild only for a 听 seat's own draw once it has seen it (摸宝): listed with those seats.
-    var seatWild = [];
     f.s.forEach(function (seat, s) {
-      seat.sw.forEach(function (t) { if (f.wd.indexOf(t) < 0) seatWild.push([s, t]); });
+      var own = seat.sw.filter(function (t) { return f.wd.indexOf(t) < 0; });
+      if (own.length) group("wilds", "宝 wild for seat " + s + "'s draw (摸宝)", own, "wild");
     });
-    if (seatWild.length) {
-      var sw = el("div", "wilds");
-      sw.appendChild(el("div", "lbl", "宝 wild for a 听 seat's draw (摸宝)"));
-      seatWild.forEach(function (p) {
-        sw.appendChild(tile(p[1], "wild"));
-        sw.appendChild(el("span", "muted small", " seat " + p[0] + " "));
-      });
-      c.appendChild(sw);
-    }
-    if (f.rv.length) {
-      var shown = el("div", "revealed");
-      shown.appendChild(el("div", "lbl", "revealed 打筛"));
-      f.rv.forEach(function (t) { shown.appendChild(tile(t, "new")); });
-      c.appendChild(shown);
-    }
+    if (f.rv.length) group("revealed", "revealed 打筛", f.rv, "new");
     f.pd.forEach(function (line) { c.appendChild(el("div", "lbl pending", line)); });
     c.appendChild(el("div", "lbl", (k + 1) + " / " + frames.length));
   }
