@@ -187,5 +187,5 @@ class OpeningReady(NoReady):
             return "BAOTING_OUT_OF_WINDOW", (f"seat {seat} declared 报听 outside the window between the 正王 "
                                              f"flip and the dealer's first discard")
         if not legality.waits(seat):
-            return "BAOTING_NOT_TENPAI", f"seat {seat}'s hand {s.concealed()} waits on nothing"
+            return "BAOTING_NOT_TENPAI", lambda: f"seat {seat}'s hand {s.concealed()} waits on nothing"
         return legality.rules.ready_conditions(legality.view, seat, action, tuple(s.hand), tuple(s.melds))
