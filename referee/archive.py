@@ -250,9 +250,10 @@ def decompress(raw: bytes) -> tuple[bytes, str | None]:
     records there are not lost with it."""
     compression = sniff(raw)
     if compression == "gzip":
-        return _readable(raw, lambda: zlib.decompressobj(31), zlib.error, "gzip", retry=True)
+        return _readable(raw, GZIP_MAGIC, lambda: zlib.decompressobj(31), zlib.error, "gzip", retry=True)
     if compression == "zstd":
-        return _readable(raw, lambda: zstandard.ZstdDecompressor().decompressobj(), zstandard.ZstdError, "zstd")
+        return _readable(raw, ZSTD_MAGIC, lambda: zstandard.ZstdDecompressor().decompressobj(), zstandard.ZstdError,
+                         "zstd")
     return raw, None
 
 
@@ -260,12 +261,14 @@ CHUNK = 1 << 16  # compressed bytes fed at a time
 STEP = 256  # after an error, the failing chunk again in steps this size, to keep what precedes it
 
 
-def _readable(raw: bytes, new, error, name: str, retry: bool = False) -> tuple[bytes, str | None]:
-    """Every member (gzip) or frame (zstd) of the stream, decompressed as far as it can be. Members
-    follow one another; anything after the last that is not one is damage too."""
+def _readable(raw: bytes, magic: bytes, new, error, name: str, retry: bool = False) -> tuple[bytes, str | None]:
+    """Every member (gzip) or frame (zstd) of the stream, each opening with `magic` and read by a
+    `new()` decompressor, decompressed as far as it can be; anything after the last that is not
+    one is damage too. `retry`: the decompressor can be copied (zlib), so a failing chunk is fed
+    again in small steps."""
     out, pos = [], 0
     while pos < len(raw):
-        if not raw.startswith(GZIP_MAGIC if name == "gzip" else ZSTD_MAGIC, pos):
+        if not raw.startswith(magic, pos):
             return b"".join(out), f"{len(raw) - pos:,} bytes after the last {name} member are not {name}"
         d = new()
         while not d.eof:
