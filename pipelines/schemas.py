@@ -103,7 +103,7 @@ DECISIONS = _schema(
     _f("window", pa.string()),
     _f("legal", pa.list_(_f("item", pa.string()))),
     _f("taken", pa.string()),
-    _f("effect", pa.string()),  # took effect | declared (outranked) | overridden (by a lower claim) | implied
+    _f("effect", pa.string()),  # took effect | declared (outranked) | overridden (by a lower claim) | refused | implied
 )
 
 # Across the hands of a match (referee/match.py): records grouped by match_id, ordered by hand_index.

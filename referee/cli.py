@@ -21,7 +21,7 @@ from referee import options as O
 from referee.codes import CODES
 from referee.match import MatchCollector, MatchResult
 from referee.rules import RULESETS
-from referee.verdict import CLEAN, DECLARED, IMPLIED, OVERRIDDEN, UNREPLAYABLE, VIOLATIONS, Verdict
+from referee.verdict import CLEAN, DECLARED, IMPLIED, OVERRIDDEN, REFUSED, UNREPLAYABLE, VIOLATIONS, Verdict
 from referee.verify import verify_bytes, verify_record
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -127,6 +127,8 @@ def render_decision(d) -> str:
         what = f"declared {d.taken}, outranked: did not take effect"
     elif d.effect == OVERRIDDEN:
         what = f"declared {d.taken}, overridden: a lower claim took effect instead"
+    elif d.effect == REFUSED:
+        what = f"declared {d.taken}, refused: the finding at this event"
     elif d.effect == IMPLIED:
         what = f"{d.taken} (implied: nothing logged)"
     else:

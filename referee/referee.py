@@ -25,8 +25,8 @@ from referee.parts.missed import NoMissedWinRule
 from referee.rules.base import Ruleset
 from referee.state import ADDED, BORROWED, CHI, CONCEALED, DEALT, EXPOSED, KONG, KONG_LABELS, PON, Meld, Seat, Table, \
     Wall, deal_seats
-from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, OVERRIDDEN, TOOK_EFFECT, UNREPLAYABLE, VIOLATIONS, Decision,
-                             Verdict, Violation)
+from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, OVERRIDDEN, REFUSED, TOOK_EFFECT, UNREPLAYABLE,
+                             VIOLATIONS, Decision, Verdict, Violation)
 
 __all__ = ["Claim", "DrawDue", "Ended", "Halt", "Replay", "Rob", "Turn", "Unreplayable", "referee"]
 
@@ -498,14 +498,15 @@ class Replay:
             table.deal_window = False
         self.phase = Claim(seat, action.tile, self.index, {}, last_tile)
 
-    def play_begins(self, seat: int) -> None:
-        """The deal window closes: the dealer's first discard, or a win on the dealt tiles."""
+    def play_begins(self, seat: int, at: int | None = None) -> None:
+        """The deal window closes: the dealer's first discard, or a win on the dealt tiles (`at`: its
+        event, when it is not the current one)."""
         self.rules.wilds.play_begins(self, seat)
         if self.trace:  # the seats that declared nothing there let their chance go
             noted = {d.seat for d in self.decisions if d.window == DealWindow.name}
             for other in self.others(self.table.dealer):
                 if other not in noted:
-                    self.note_window_decision(other, DealWindow(self.index), PASS, None, False)
+                    self.note_window_decision(other, DealWindow(self.index if at is None else at), PASS, None, False)
 
     def note_deal_decision(self, seat: int, action: A.Action) -> None:
         """A declaration in the deal window (报听, a 起手 hand), for the trace."""
@@ -611,7 +612,7 @@ class Replay:
         notes the seat's legal set, the decision the finding is about."""
         if issue is not None:
             if self.trace:
-                self.note_window_decision(seat, phase, action, self.index, True)
+                self.note_window_decision(seat, phase, action, self.index, False, effect=REFUSED)
             self.flag_issue(issue, seat, fatal=True)
 
     def check_claimed_tile(self, kind: str, event: pb.Event, tile: int, what: str) -> None:
@@ -718,20 +719,21 @@ class Replay:
             self.note_window_decision(seat, phase, action, at, seat in effective, seat in overridden)
 
     def note_window_decision(self, seat: int, phase, action: A.Action, at: int | None, took_effect: bool,
-                             overridden: bool = False) -> None:
+                             overridden: bool = False, effect: str | None = None) -> None:
         """A seat's choice in a window (`at`: the event that logged it; None: a pass implied by
         the event that closed it, noted at the one that opened it). Called only when tracing."""
         legal = tuple(map(A.label, self.legal_actions(seat, phase)))
-        if legal and legal[0] != A.PASS:
+        if not legal or legal[0] != A.PASS:
             legal = (A.PASS, *legal)  # a seat may always decline in a window
         if len(legal) <= 1 and action.kind == A.PASS:
             return  # nothing to decide
-        if at is None:
-            effect = IMPLIED
-        elif action.kind == A.PASS or took_effect:
-            effect = TOOK_EFFECT
-        else:
-            effect = OVERRIDDEN if overridden else DECLARED
+        if effect is None:  # (a refused win gives its own)
+            if at is None:
+                effect = IMPLIED
+            elif action.kind == A.PASS or took_effect:
+                effect = TOOK_EFFECT
+            else:
+                effect = OVERRIDDEN if overridden else DECLARED
         self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, A.label(action),
                                        effect))
 

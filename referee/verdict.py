@@ -7,9 +7,10 @@ from typing import NamedTuple
 CLEAN, VIOLATIONS, UNREPLAYABLE = "clean", "violations", "unreplayable"
 ERROR, INFO = "error", "info"
 # What became of a decision: it happened; it was declared but a higher (or nearer) claim outranked
-# it; it was declared and a lower claim took effect against priority (CLAIM_PRIORITY); or the seat
-# logged nothing and the next event implies it let the chance go.
-TOOK_EFFECT, DECLARED, OVERRIDDEN, IMPLIED = "took effect", "declared", "overridden", "implied"
+# it; it was declared and a lower claim took effect against priority (CLAIM_PRIORITY); it was a win
+# the rules refuse (the finding at its event; the referee stops there); or the seat logged nothing
+# and the next event implies it let the chance go.
+TOOK_EFFECT, DECLARED, OVERRIDDEN, REFUSED, IMPLIED = "took effect", "declared", "overridden", "refused", "implied"
 
 
 @dataclass(frozen=True)

@@ -412,7 +412,8 @@ def test_trace_shows_the_legal_set_of_a_win_that_stops_the_referee(capsys):
     code, [verdict] = run_json(capsys, "--trace", SAMPLES / "ningxiang" / "ron_after_missed_win.textproto")
     [finding] = [v for v in verdict["violations"] if v["severity"] == "error"]
     at = [d for d in verdict["decisions"] if d["event_index"] == finding["event_index"] and d["seat"] == finding["seat"]]
-    assert [(d["window"], d["legal"], d["taken"]) for d in at] == [("claim", ["pass"], "win on discard 2s")]
+    assert [(d["window"], d["legal"], d["taken"], d["effect"]) for d in at] == [
+        ("claim", ["pass"], "win on discard 2s", "refused")]
 
 
 # -- out-of-range enum values are findings; referee bugs are told apart ---------------------------

@@ -537,4 +537,11 @@ def test_trace_lists_the_chongbao_look():
 
     legal = ("pass", "win self-draw 3p")
     assert looks("clean_chongbao") == [(10, 1, legal, "win self-draw 3p", "took effect")]
+    # A 冲宝 the rules refuse: on a 宝 that is no wait (9s), the legal set is to pass; one naming
+    # another tile than the 宝 (3p) is refused beside the win the seat could have declared.
+    for bao, named, legal in (("9s", "9s", ("pass",)), ("3p", "9s", ("pass", "win self-draw 3p"))):
+        verdict = verify_record(flip(around(ready(hand("dl-chongbao-refused"))), tile=bao)
+                                .win(1, "self", named).build(claim=False), trace=True)
+        assert [(d.legal, d.taken, d.effect) for d in verdict.decisions if d.window == "chongbao"] == [
+            (legal, f"win self-draw {named}", "refused")]
     assert looks("self_draw_after_passed_chongbao") == [(10, 1, legal, "pass", "took effect")]

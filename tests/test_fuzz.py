@@ -88,7 +88,7 @@ def check_record(record: pb.GameRecord) -> None:
         assert v.event_index is None or 0 <= v.event_index < n, v
     for d in verdict.decisions:
         assert 0 <= d.event_index < max(n, 1), d
-        assert d.effect in ("took effect", "declared", "overridden", "implied")
+        assert d.effect in ("took effect", "declared", "overridden", "refused", "implied")
     payload = records.to_binary(record)
     kind, out = judge_frame(payload)
     rows = {GAMES: [], **{t: [] for t in TABLES}}

@@ -306,10 +306,10 @@ NX_DEALER, READY_1, KONG_1 = "1249m13578p13579s", "123p456p789s234s5s", "123p456
 JUNK_2, JUNK_3 = "1349m2468p24789s", "2355m34778p1166s"
 
 
-def nx_hand(game_id, seat1=READY_1, flip=True, seat2=JUNK_2, seat3=JUNK_3, **kw):
+def nx_hand(game_id, seat1=READY_1, flip=True, seat2=JUNK_2, seat3=JUNK_3, dealer_tiles=NX_DEALER, **kw):
     from referee.builder import HandBuilder
 
-    b = HandBuilder(game_id, ruleset="ningxiang", **kw).deal(NX_DEALER, seat1, seat2, seat3)
+    b = HandBuilder(game_id, ruleset="ningxiang", **kw).deal(dealer_tiles, seat1, seat2, seat3)
     return b.flip_indicator("7m") if flip else b
 
 
@@ -686,6 +686,15 @@ def test_trace_lists_the_deal_window_declarations_and_the_implied_passes():
     assert traced(record, "deal") == [
         (1, 1, ("pass", "ready at the deal", "win self-draw"), "ready at the deal", "took effect"),
         (2, 2, ("pass", "ready at the deal"), "pass", "implied")]
+
+
+def test_trace_lists_the_deal_window_when_the_dealer_wins_on_its_first_kong():
+    """The deal window also closes at a win before the dealer's first discard: here its 杠上开花 on
+    an 打筛 tile (event 3), where seat 1's 报听 and 起手 缺一色 were let go."""
+    b = nx_hand("nx-trace-dealer-kong", seat1="123p345p789s234s5s", seat2=JUNK_2.replace("6p", "1p"),
+                dealer_tiles="123m456m2345s9999p")
+    record = b.kong(0, "concealed", "9p").dashai(0, "2s3m").win(0, "self", "2s").build(claim=False)
+    assert traced(record, "deal") == [(3, 1, ("pass", "ready at the deal", "win self-draw"), "pass", "implied")]
 
 
 def test_trace_lists_a_declared_opening_hand():

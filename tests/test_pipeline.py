@@ -476,7 +476,7 @@ def test_records_that_do_not_fit_the_tables_are_error_rows_and_the_rest_is_writt
     settlements = read_table(str(out), "settlements").to_pylist()
     assert len(settlements) == 4 * len(games)
     decisions = read_table(str(out), "decisions")
-    assert set(decisions.column("effect").to_pylist()) <= {"took effect", "declared", "overridden", "implied"}
+    assert set(decisions.column("effect").to_pylist()) <= {"took effect", "declared", "overridden", "refused", "implied"}
 
 
 def test_every_row_the_validator_passes_converts_and_every_error_row_fits():

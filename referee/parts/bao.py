@@ -311,8 +311,9 @@ class BaoLook(Phase):
         bao = replay.table.indicator
         logged = replay.event_tile(event.win.tile, self.seat) if event.win.tile else bao
         if logged != bao:
-            replay.flag("FALSE_WIN", self.seat, f"seat {self.seat} declared 冲宝 on {T.label(logged)}; the 宝 is "
-                        f"{T.label(bao)}", fatal=True)
+            replay.refuse_win(self.seat, self, A.Action(A.SELF_WIN, logged),
+                              ("FALSE_WIN", f"seat {self.seat} declared 冲宝 on {T.label(logged)}; the 宝 is "
+                                            f"{T.label(bao)}"))
         replay.refuse_win(self.seat, self, A.Action(A.SELF_WIN, bao), self.part.chongbao_issue(replay, self.seat))
         self.declared.append((A.Action(A.SELF_WIN, bao), replay.index))
         return True

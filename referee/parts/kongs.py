@@ -160,17 +160,15 @@ class DashaiWindow(Phase):
             self.passed[seat] = replay.index
             return True
         tile = replay.event_tile(event.win.tile, seat) if event.win.tile else self.tiles[0]
+        action = A.Action(A.SELF_WIN if seat == self.konger else A.RON, tile)
         if tile not in self.tiles:
-            replay.flag("FALSE_WIN", seat, f"seat {seat} declared 胡 on {T.label(tile)}, which is not a revealed "
-                        f"打筛 tile", fatal=True)
+            replay.refuse_win(seat, self, action, ("FALSE_WIN", f"seat {seat} declared 胡 on {T.label(tile)}, which "
+                                                                f"is not a revealed 打筛 tile"))
         if seat == self.konger:
-            if not self.self_wins(replay, tile):
-                replay.flag("FALSE_WIN", seat, f"seat {seat} declared 杠上开花 on {T.label(tile)}, which does not "
-                            f"complete its hand", fatal=True)
-            action = A.Action(A.SELF_WIN, tile)
-            replay.refuse_win(seat, self, action, self.own_win_issue(replay, tile))
+            replay.refuse_win(seat, self, action, self.own_win_issue(replay, tile) if self.self_wins(replay, tile) else
+                              ("FALSE_WIN", f"seat {seat} declared 杠上开花 on {T.label(tile)}, which does not "
+                                            f"complete its hand"))
         else:
-            action = A.Action(A.RON, tile)
             replay.refuse_win(seat, self, action, self.konger_first_issue(replay, seat, tile)
                               or replay.legality.why_not_ron(seat, tile, action))
         self.declared.setdefault(seat, []).append((action, replay.index))
@@ -188,6 +186,8 @@ class DashaiWindow(Phase):
                            key=lambda s: table.distance(konger, s))
         if replay.trace:  # 杠上开花 takes effect, else the nearest 杠上炮
             self.note_decisions(replay, {konger} if own else set(claimants[:1]))
+        if table.deal_window and (own or claimants):  # the dealer's kong before its first discard: a win
+            replay.play_begins(konger, (own or declared[claimants[0]])[0][1])  # on its 打筛 tiles ends it too
         for tile in sorted(set(self.tiles) - {a.tile for a, _ in own}):
             if self.own_wins(replay, tile):
                 replay.flag("MISSED_WIN", konger, f"seat {konger} could win on its 打筛 tile {T.label(tile)} and "
