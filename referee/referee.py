@@ -506,12 +506,12 @@ class Replay:
             noted = {d.seat for d in self.decisions if d.window == DealWindow.name}
             for other in self.others(self.table.dealer):
                 if other not in noted:
-                    self.note_window_decision(other, DealWindow(self.index if at is None else at), PASS, None, False)
+                    self.note_window_decision(other, DealWindow(self.index if at is None else at), PASS, None)
 
     def note_deal_decision(self, seat: int, action: A.Action) -> None:
         """A declaration in the deal window (报听, a 起手 hand), for the trace."""
         if self.trace and self.table.deal_window and seat != self.table.dealer:
-            self.note_window_decision(seat, DealWindow(self.index), action, self.index, True)
+            self.note_window_decision(seat, DealWindow(self.index), action, self.index)
 
     def apply_self_win(self, seat: int, phase: Turn) -> None:
         s = self.table.seats[seat]
@@ -612,7 +612,7 @@ class Replay:
         notes the seat's legal set, the decision the finding is about."""
         if issue is not None:
             if self.trace:
-                self.note_window_decision(seat, phase, action, self.index, False, effect=REFUSED)
+                self.note_window_decision(seat, phase, action, self.index, REFUSED)
             self.flag_issue(issue, seat, fatal=True)
 
     def check_claimed_tile(self, kind: str, event: pb.Event, tile: int, what: str) -> None:
@@ -716,24 +716,20 @@ class Replay:
             action, at = phase.declared.get(seat, (PASS, None))
             if at is None and type(phase) is Claim and not self.legality.may_claim(seat, phase.tile, phase.discarder):
                 return  # nothing to decide: the hot path of a trace skips building the legal set
-            self.note_window_decision(seat, phase, action, at, seat in effective, seat in overridden)
+            self.note_window_decision(seat, phase, action, at, TOOK_EFFECT if seat in effective else
+                                      OVERRIDDEN if seat in overridden else DECLARED)
 
-    def note_window_decision(self, seat: int, phase, action: A.Action, at: int | None, took_effect: bool,
-                             overridden: bool = False, effect: str | None = None) -> None:
+    def note_window_decision(self, seat: int, phase, action: A.Action, at: int | None,
+                             declared: str = TOOK_EFFECT) -> None:
         """A seat's choice in a window (`at`: the event that logged it; None: a pass implied by
-        the event that closed it, noted at the one that opened it). Called only when tracing."""
+        the event that closed it, noted at the one that opened it; `declared`: what became of a
+        logged declaration other than a pass). Called only when tracing."""
         legal = tuple(map(A.label, self.legal_actions(seat, phase)))
         if not legal or legal[0] != A.PASS:
             legal = (A.PASS, *legal)  # a seat may always decline in a window
         if len(legal) <= 1 and action.kind == A.PASS:
             return  # nothing to decide
-        if effect is None:  # (a refused win gives its own)
-            if at is None:
-                effect = IMPLIED
-            elif action.kind == A.PASS or took_effect:
-                effect = TOOK_EFFECT
-            else:
-                effect = OVERRIDDEN if overridden else DECLARED
+        effect = IMPLIED if at is None else TOOK_EFFECT if action.kind == A.PASS else declared
         self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, A.label(action),
                                        effect))
 

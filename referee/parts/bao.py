@@ -324,7 +324,7 @@ class BaoLook(Phase):
         bao = replay.table.indicator
         if replay.trace:
             action, at = self.declared[0] if self.declared else (A.Action(A.PASS), None)
-            replay.note_window_decision(self.seat, self, action, at, True)
+            replay.note_window_decision(self.seat, self, action, at)
         wins = [index for action, index in self.declared if action.kind == A.SELF_WIN]
         if wins:
             replay.add_win(self.seat, A.SELF_WIN, bao, None, wins[0], by_indicator=True)

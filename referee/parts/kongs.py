@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from referee import actions as A
 from referee import tiles as T
 from referee.phases import DrawDue, Ended, Phase, Turn
+from referee.verdict import DECLARED, TOOK_EFFECT
 
 UNKNOWN = -1  # a wall position the platform did not log
 
@@ -230,7 +231,7 @@ class DashaiWindow(Phase):
         pass (logged, or implied by the event that closed the window)."""
         for seat in self.order(replay):
             for action, at in self.declared.get(seat) or [(A.Action(A.PASS), self.passed.get(seat))]:
-                replay.note_window_decision(seat, self, action, at, seat in winners)
+                replay.note_window_decision(seat, self, action, at, TOOK_EFFECT if seat in winners else DECLARED)
 
     def legal(self, replay, seat):
         legal = [A.Action(A.PASS)]
