@@ -312,11 +312,16 @@ def scan_file(data: bytes, damage: str | None) -> Iterator[Frame | CorruptSpan]:
     yield CorruptSpan(len(data), 0, f"{reason} (after {len(data):,} readable bytes)")
 
 
+def read_file(path) -> tuple[bytes, str | None]:
+    """decompress() of an archive file: its readable bytes, and why they stop short (or None)."""
+    with open(path, "rb") as fh:
+        return decompress(fh.read())
+
+
 def read_bytes(path) -> bytes:
     """A whole archive file, decompressed if it is gzip or zstd (by magic bytes); ArchiveError if
     a damaged compressed stream cuts it short."""
-    with open(path, "rb") as fh:
-        data, damage = decompress(fh.read())
+    data, damage = read_file(path)
     if damage is not None:
         raise ArchiveError(f"{path}: {DAMAGED}: {damage}")
     return data
@@ -324,9 +329,7 @@ def read_bytes(path) -> bytes:
 
 def iter_archive(path) -> Iterator[Frame | CorruptSpan]:
     """scan_file() of an archive file: its records, corrupt spans, and any damage to its stream."""
-    with open(path, "rb") as fh:
-        data, damage = decompress(fh.read())
-    return scan_file(data, damage)
+    return scan_file(*read_file(path))
 
 
 def is_archive_path(path) -> bool:

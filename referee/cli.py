@@ -77,8 +77,7 @@ def _size(path: pathlib.Path) -> int:
 def walk_archive(path: pathlib.Path):
     size = _size(path)
     try:
-        with open(path, "rb") as fh:
-            data, damage = archive.decompress(fh.read())
+        data, damage = archive.read_file(path)
         share = size / len(data) if data else 0.0
         empty = True
         for item in archive.scan_file(data, damage):

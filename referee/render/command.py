@@ -55,8 +55,7 @@ def read_archive_record(path, offset: int) -> pb.GameRecord:
             length = int.from_bytes(header[:8], "little") if len(header) == archive.HEADER_BYTES else 0
             chunk = header + fh.read(min(length, 1 << 31) + 4)
     if compressed:  # (a record before damage to the stream is read as well)
-        with open(path, "rb") as fh:
-            data, _damage = archive.decompress(fh.read())
+        data, _damage = archive.read_file(path)
         length = int.from_bytes(data[offset:offset + 8], "little")
         chunk = data[offset:offset + archive.OVERHEAD_BYTES + length]
     first = next(iter(archive.scan(chunk)), None)
