@@ -116,6 +116,10 @@ class Figures:
     match_by_code: dict[str, int] = field(default_factory=dict)
     match_findings: list[dict] = field(default_factory=list)  # the first ones, by match and hand
 
+    @property
+    def match_violations(self) -> int:
+        return sum(self.match_by_code.values())
+
 
 INT64_MAX = 2**63 - 1
 
@@ -319,7 +323,7 @@ def reconciliation_section(f: Figures, manifest: dict | None) -> tuple[str, bool
     if f.matches or mm.get("total"):
         row("matches 对局", f.matches, mm.get("total"))
         row("&nbsp;&nbsp;final totals differ", f.matches_totals_mismatch, mm.get("totals_mismatches"))
-        row("match violations 对局违规", sum(f.match_by_code.values()), mm.get("violations"))
+        row("match violations 对局违规", f.match_violations, mm.get("violations"))
     for name, n in f.table_rows.items():
         if n is None and name not in m.get("tables", {}):
             continue
@@ -458,7 +462,7 @@ def matches_section(f: Figures, limit: int) -> str:
                    f'<td><code>{esc(r["code"])}</code></td><td><code>{esc(r["game_id"] or "?")}</code></td>'
                    f'<td class="src">{esc(r["source"])}@{r["offset"]}</td><td>{esc(r["message"])}</td></tr>'
                    for r in f.match_findings)
-    total = sum(f.match_by_code.values())
+    total = f.match_violations
     left = total - len(f.match_findings)
     more = f'<p class="muted">… and {left:,} more in the match_violations table.</p>' if left > 0 else ""
     body = ('<table><thead><tr><th>code</th><th>term 术语</th><th class="num">findings</th></tr></thead>'
@@ -505,7 +509,7 @@ def longest_section(f: Figures, manifest: dict | None) -> str:
 def header(out: pathlib.Path, manifest: dict | None, f: Figures) -> str:
     meta = [f"{f.games + f.errors:,} records", f"{f.violations:,} violations", f"{f.mismatches:,} settlement mismatches"]
     if f.matches:
-        meta.append(f'<a href="#matches">{f.matches:,} matches, {sum(f.match_by_code.values()):,} match findings</a>')
+        meta.append(f'<a href="#matches">{f.matches:,} matches, {f.match_violations:,} match findings</a>')
     inputs = ""
     if manifest:
         v = manifest.get("versions", {})
