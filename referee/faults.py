@@ -1190,10 +1190,9 @@ def auto_play_passes_win(ctx: Context) -> Injected | None:
     def build(site) -> Injected:
         how, at, seat = site
         auto = pb.Event(seat=seat, auto_play=pb.AutoPlay(on=True))
-        if how == "ron":  # 托管 from inside the window; the system logs 过
-
+        if how == "ron":  # 托管 from inside the window; the system logs 过, where the finding is
             win = win_event(seat, pb.DISCARD, discard_tile(a.events[at]))
-            return Injected(ctx.play_on(at + 1, [auto, Legal(win, log=False), pass_event(seat)]), at)
+            return Injected(ctx.play_on(at + 1, [auto, Legal(win, log=False), pass_event(seat)]), at + 2)
 
         def let_win_go(player: SelfPlay) -> None:
             legal = player.replay.legal_actions(seat, player.replay.phase)

@@ -443,9 +443,11 @@ class Replay:
             self.decisions.append(Decision(self.index, seat, window, legal, A.label(taken)))
 
     def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None,
-                         marks: bool = True) -> None:
+                         marks: bool = True, at: int | None = None) -> None:
         """A win the seat could have declared and did not: 漏胡, a violation under auto-play where
-        the system must win for the seat (Ruleset.auto_play_wins).
+        the system must win for the seat (Ruleset.auto_play_wins). The finding is at `at`, the
+        event where the seat logged its choice instead (a 过, a call), as the trace notes it; with
+        nothing logged, at the discard or kong that offered the win, or the turn's own event.
 
         Passing a win also marks the seat under the ruleset's 漏胡 rule, if it has one (unless
         `marks` is False: the part marks it later). A part's own window (e.g. 冲宝) says whether
@@ -463,7 +465,7 @@ class Replay:
             return
         s = self.table.seats[seat]
         tile = T.label(win.tile) if win.tile is not None else "the drawn tile"
-        index = self.index if win.kind == A.SELF_WIN else phase.index
+        index = at if at is not None else self.index if win.kind == A.SELF_WIN else phase.index
         if s.auto_play and self.rules.auto_play_wins:
             self.flag("AUTO_WIN_MISSED", seat, f"seat {seat} was in auto-play and could win on {tile}; "
                       f"the system must win for it", index=index)
@@ -670,10 +672,10 @@ class Replay:
         higher = [] if taken is None else \
             [s for s, (a, _) in declared.items() if priority[a.kind] > priority[calls[taken].kind]]
         for seat in self.others(phase.discarder):
-            action = declared.get(seat, (PASS, None))[0]
+            action, at = declared.get(seat, (PASS, None))
             self.note_claim_decision(seat, phase, effective, higher)
             if action.kind != A.RON and seat not in outranked:
-                self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase)
+                self.check_missed_win(seat, A.Action(A.RON, phase.tile), phase, at=at)
         if taken is not None:
             call = calls[taken]
             for seat in higher:
@@ -786,10 +788,10 @@ class Replay:
         several = self.rules.allows_multiple_ron(last_tile=False)
         outranked = self.outranked(robbers, phase.konger, False)
         for seat in self.others(phase.konger):
-            action = phase.declared.get(seat, (PASS, None))[0]
+            action, at = phase.declared.get(seat, (PASS, None))
             self.note_claim_decision(seat, phase, set(robbers if several else robbers[:1]))
             if action.kind != A.ROB_WIN and seat not in outranked:
-                self.check_missed_win(seat, A.Action(A.ROB_WIN, phase.tile), phase)
+                self.check_missed_win(seat, A.Action(A.ROB_WIN, phase.tile), phase, at=at)
         konger = self.table.seats[phase.konger]
         if robbers:
             if not several:

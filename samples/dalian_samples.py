@@ -246,14 +246,14 @@ def _():
         strict=False)
 
 
-@sample("win_after_passed_win", "violations", ["MISSED_WIN@4", "WIN_AFTER_PASSED_WIN@8"],
+@sample("win_after_passed_win", "violations", ["MISSED_WIN@5", "WIN_AFTER_PASSED_WIN@8"],
         "漏胡: seat 1 lets seat 2's 3p go, then wins on seat 3's 6p: passing a win on a discard forfeits them all", DL)
 def _():
     b = ready(hand("dl-louhu")).draw(2, "3p").discard(2, "3p").pass_(1)
     return b.draw(3, "6p").discard(3, "6p").win(1, "discard", "6p").build(claim=False)
 
 
-@sample("self_draw_after_passed_chongbao", "violations", ["MISSED_WIN@11", "WIN_AFTER_PASSED_WIN@20"],
+@sample("self_draw_after_passed_chongbao", "violations", ["MISSED_WIN@10", "WIN_AFTER_PASSED_WIN@20"],
         "seat 1 passes its 冲宝 on the 3p 宝 and, a turn later, self-draws 6p: declining 冲宝 is passing a "
         "self-draw (DL.4; the tile drawn right after it could still have won, DL.3.4 item 7)", DL)
 def _():

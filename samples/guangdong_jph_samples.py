@@ -176,11 +176,11 @@ def louhu(b, t, tile):
     b.draw(D, t.spare()).discard(D, tile).win(B, "discard", tile)  # 6-8
 
 
-@both("clean_missed_win_note", "clean", ["MISSED_WIN@4"], {
+@both("clean_missed_win_note", "clean", ["MISSED_WIN@5"], {
     JPH3: "B passes C's 2s (漏胡, noted), then wins on D's 5s: the ban covers only the 2s kind (J.4)",
     GG5: "B passes C's 2s (漏胡, noted), then wins on D's 5s: the ban covers only the 2s kind (J-A5)"})
 def _(ruleset):
-    return scene(f"{SHORT[ruleset]}-missed-win", ruleset, LOUHU, lambda b, t: louhu(b, t, "5s"), expect=["MISSED_WIN@4"])
+    return scene(f"{SHORT[ruleset]}-missed-win", ruleset, LOUHU, lambda b, t: louhu(b, t, "5s"), expect=["MISSED_WIN@5"])
 
 
 TWELVE_DOWN = {A: "3m6p9s", B: "12m45p78s55m9pNWCS", C: "5m"}
@@ -298,12 +298,12 @@ def _(ruleset):
                  play, expect=["CLAIM_PRIORITY@1"])
 
 
-@both("ron_after_missed_win", "violations", ["MISSED_WIN@4", "RON_AFTER_MISSED_WIN@8"], {
+@both("ron_after_missed_win", "violations", ["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@8"], {
     JPH3: "JPH3-5: B passes its 下家 C's 2s, then declares 胡 on its 对家 D's 2s before it has moved (动牌)",
     GG5: "漏胡 (J-A5): B passes C's 2s, then declares 胡 on D's 2s before it has moved (动牌)"})
 def _(ruleset):
     return scene(f"{SHORT[ruleset]}-louhu", ruleset, {**LOUHU, D: "2s"}, lambda b, t: louhu(b, t, "2s"),
-                 expect=["MISSED_WIN@4", "RON_AFTER_MISSED_WIN@8"], claim=False)
+                 expect=["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@8"], claim=False)
 
 
 ROB = {B: "111s456m789m22s12p", D: "333p"}
@@ -395,7 +395,7 @@ def _():
 
 
 # -- the platform's offered actions (Event.offered) ------------------------------------------------------
-@both("offer_missing_win", "violations", ["OFFER_MISSING@9", "MISSED_WIN@8"], {
+@both("offer_missing_win", "violations", ["OFFER_MISSING@9", "MISSED_WIN@9"], {
     JPH3: "A discards 2s, which wins B's 平胡; the platform offers B 过 and 吃 but not the win (a 漏胡 it caused, "
           "noted); B later self-draws 5s",
     GG5: "A discards 2s, which wins B's 平胡; the platform offers B 过 and 吃 but not the win (a 漏胡 it caused, "
@@ -407,7 +407,7 @@ def _(ruleset):
         b.draw_discard(B, t.spare()).draw_discard(C, t.spare()).draw_discard(D, t.spare())  # 10-15
         b.draw_discard(A, t.spare()).draw(B, "5s").win(B, "self", "5s")  # 16-19
     return scene(f"{SHORT[ruleset]}-offer-missing", ruleset, {A: "2s", B: READY_B}, play,
-                 expect=["OFFER_MISSING@9", "MISSED_WIN@8"], reserved="5s")
+                 expect=["OFFER_MISSING@9", "MISSED_WIN@9"], reserved="5s")
 
 
 @both("offer_illegal_pon", "violations", ["OFFER_ILLEGAL@9"], {

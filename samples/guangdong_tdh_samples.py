@@ -197,7 +197,7 @@ def _():
     return with_claim(b.build(), payments=[-304, 96, 80, 128])
 
 
-@sample("ron_after_missed_win", "violations", ["MISSED_WIN@17", "RON_AFTER_MISSED_WIN@21"],
+@sample("ron_after_missed_win", "violations", ["MISSED_WIN@18", "RON_AFTER_MISSED_WIN@21"],
         "with tdh_pass_rule = jph_same_tile: seat 1 lets seat 2's E go, then declares 胡 on seat 3's E before it "
         "has drawn again (TDH-A5)", TDH)
 def _():

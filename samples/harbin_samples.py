@@ -263,7 +263,7 @@ def _():
     return b.draw(2, "6m").discard(2, "6m").win(1, "discard", "6m").build(strict=False)
 
 
-@sample("win_after_passed_win", "violations", ["MISSED_WIN@5", "WIN_AFTER_PASSED_WIN@9"],
+@sample("win_after_passed_win", "violations", ["MISSED_WIN@6", "WIN_AFTER_PASSED_WIN@9"],
         "with hrb_pass_rule=supplement, seat 1 lets seat 2's 6m go, then wins on seat 3's 9m: passing a win on a "
         "discard forfeits the later ones", HRB)
 def _():

@@ -113,7 +113,7 @@ def _():
     return b.win(1, "discard", "3p").build()
 
 
-@sample("clean_missed_win_note", "clean", ["MISSED_WIN@0"],
+@sample("clean_missed_win_note", "clean", ["MISSED_WIN@1"],
         "seat 1 passes the dealer's 3p (allowed in Hebei, noted) and later draws 3p itself")
 def _():
     b = HandBuilder("hb-missed-win").deal(DEALER, READY_1, JUNK_2, JUNK_3)
@@ -121,7 +121,7 @@ def _():
 
 
 # -- one record per Hebei violation code ---------------------------------------------------------
-@sample("chi_forbidden", "violations", ["CHI_FORBIDDEN@1", "MISSED_WIN@0"],
+@sample("chi_forbidden", "violations", ["CHI_FORBIDDEN@1", "MISSED_WIN@1"],
         "seat 1 takes the dealer's 3p by 吃 (Hebei has no 吃) instead of winning on it (noted)")
 def _():
     b = HandBuilder("hb-chi").deal(DEALER, READY_1, JUNK_2, JUNK_3)
@@ -362,7 +362,7 @@ def _():
 
 
 # -- the platform's offered actions (Event.offered, referee/offers.py) -----------------------------------
-@sample("offer_missing_win", "violations", ["OFFER_MISSING@1", "MISSED_WIN@0"],
+@sample("offer_missing_win", "violations", ["OFFER_MISSING@1", "MISSED_WIN@1"],
         "the platform offers seat 1 only 过 on the dealer's 3p, which wins its hand: it never let the seat "
         "claim the win (漏胡 noted); seat 1 later draws 3p itself")
 def _():

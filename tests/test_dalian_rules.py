@@ -256,7 +256,7 @@ def test_declining_chongbao_leaves_the_drawn_tile_free_to_win():
     and the 6p it then draws still wins by self-draw."""
     b = flip(around(ready(hand("dl-chongbao-passed"))), tile="3p").pass_(1).draw(1, "6p").win(1, "self", "6p")
     verdict = judge(b, clean=False)
-    assert verdict.status == "clean" and codes(verdict) == [("MISSED_WIN", 11)]
+    assert verdict.status == "clean" and codes(verdict) == [("MISSED_WIN", 10)]  # at its 过
     assert patterns(verdict) == {"平胡": 1, "自摸": 1, "庄家": 1, "未开门": 1, "三家门清": 1}
 
 
@@ -265,7 +265,7 @@ def test_declining_chongbao_forfeits_later_self_draws():
     b = flip(around(ready(hand("dl-chongbao-passed-later"))), tile="3p").pass_(1).draw_discard(1, "5m")  # 9-12
     b.draw_discard(2, "1s").draw_discard(3, "2p").draw_discard(0, "7m")  # 13-18
     verdict = judge(b.draw(1, "6p").win(1, "self", "6p"), clean=False)
-    assert codes(verdict) == [("MISSED_WIN", 11), ("WIN_AFTER_PASSED_WIN", 20)]
+    assert codes(verdict) == [("MISSED_WIN", 10), ("WIN_AFTER_PASSED_WIN", 20)]
 
 
 def test_bao_change_after_three_discards_then_chongbao():
@@ -288,7 +288,7 @@ def test_ron_after_passing_one_is_forfeited():
     b = ready(hand("dl-louhu")).draw(2, "3p").discard(2, "3p").pass_(1)  # 3-5
     b.draw(3, "6p").discard(3, "6p").win(1, "discard", "6p")  # 6-8
     verdict = judge(b, clean=False)
-    assert codes(verdict) == [("MISSED_WIN", 4), ("WIN_AFTER_PASSED_WIN", 8)]
+    assert codes(verdict) == [("MISSED_WIN", 5), ("WIN_AFTER_PASSED_WIN", 8)]  # the note at B's 过
 
 
 def test_cap_scales_the_payers_pro_rata():
@@ -338,7 +338,7 @@ def test_robbed_kong_paid_by_all_three_option():
 def test_no_missed_win_rule_option():
     b = ready(hand("dl-opt-louhu", dl_missed_win_rule="none")).draw(2, "3p").discard(2, "3p").pass_(1)
     verdict = judge(b.draw(3, "6p").discard(3, "6p").win(1, "discard", "6p"))
-    assert codes(verdict) == [("MISSED_WIN", 4)]
+    assert codes(verdict) == [("MISSED_WIN", 5)]
 
 
 def test_chi_from_any_seat_option():
@@ -396,9 +396,10 @@ def test_declined_bao_is_no_pass_option(declined):
         return b.draw(1, "6p").win(1, "self", "6p")
 
     win_index = 20 if declined == "chongbao" else 19
-    assert codes(judge(script(), clean=False)) == [("MISSED_WIN", 11), ("WIN_AFTER_PASSED_WIN", win_index)]
+    missed = 10 if declined == "chongbao" else 11  # the logged 过 on the 冲宝; the discard after 摸宝
+    assert codes(judge(script(), clean=False)) == [("MISSED_WIN", missed), ("WIN_AFTER_PASSED_WIN", win_index)]
     verdict = judge(script(dl_declined_bao_is_pass=False))
-    assert codes(verdict) == [("MISSED_WIN", 11)] and verdict.winners == (1,)
+    assert codes(verdict) == [("MISSED_WIN", missed)] and verdict.winners == (1,)
 
 
 def test_plain_self_draw_declined_is_still_a_pass_with_the_bao_option_off():

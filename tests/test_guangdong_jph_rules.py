@@ -372,7 +372,7 @@ LOUHU = {B: "123m456p789s34sEE", C: "2s2s", D: "2s5s"}
 
 def louhu(b: HandBuilder, sc: Scene, then: str) -> None:
     b.discard(A, sc.hands[A][-1]).draw_discard(B, sc.spare())  # 0-2
-    b.draw(C, sc.spare()).discard(C, "2s").pass_(B)  # 3-5: B passes its win (漏胡)
+    b.draw(C, sc.spare()).discard(C, "2s").pass_(B)  # 3-5: B passes its win (漏胡, noted at its 过)
     if then == "same":
         b.draw(D, sc.spare()).discard(D, "2s").win(B, "discard", "2s")  # 6-8
     elif then == "other":
@@ -385,10 +385,10 @@ def louhu(b: HandBuilder, sc: Scene, then: str) -> None:
 @pytest.mark.parametrize("ruleset", [JPH3, GG5])  # J-A5: the same rule in (5)
 def test_jph3_5_missed_win_bars_the_same_tile_until_the_seat_moves(ruleset):
     scene = Scene(ruleset, LOUHU)
-    scene.run(lambda b, sc: louhu(b, sc, "same"), expect=["MISSED_WIN@4", "RON_AFTER_MISSED_WIN@8"])
-    other = scene.run(lambda b, sc: louhu(b, sc, "other"), expect=["MISSED_WIN@4"])
+    scene.run(lambda b, sc: louhu(b, sc, "same"), expect=["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@8"])
+    other = scene.run(lambda b, sc: louhu(b, sc, "other"), expect=["MISSED_WIN@5"])
     assert other.winners == (B,) and other.recomputed.payments[D] < 0
-    moved = scene.run(lambda b, sc: louhu(b, sc, "moved"), expect=["MISSED_WIN@4"])
+    moved = scene.run(lambda b, sc: louhu(b, sc, "moved"), expect=["MISSED_WIN@5"])
     assert moved.winners == (B,) and moved.recomputed.payments[C] < 0
 
 
@@ -401,16 +401,16 @@ def test_a_seat_in_auto_play_that_lets_a_win_go_only_misses_it(ruleset):
     def in_auto_play(then):
         return lambda b, sc: louhu(b.auto_play(B, True), sc, then)
 
-    scene.run(in_auto_play("same"), expect=["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@9"])
-    other = scene.run(in_auto_play("other"), expect=["MISSED_WIN@5"])
+    scene.run(in_auto_play("same"), expect=["MISSED_WIN@6", "RON_AFTER_MISSED_WIN@9"])
+    other = scene.run(in_auto_play("other"), expect=["MISSED_WIN@6"])
     assert other.status == "clean" and other.winners == (B,)
 
 
 def test_missed_win_rule_option():
     scene = Scene(JPH3, LOUHU, options={"jph_missed_win_rule": "any_until_draw"})
-    scene.run(lambda b, sc: louhu(b, sc, "other"), expect=["MISSED_WIN@4", "RON_AFTER_MISSED_WIN@8"])
+    scene.run(lambda b, sc: louhu(b, sc, "other"), expect=["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@8"])
     scene = Scene(JPH3, LOUHU, options={"jph_missed_win_rule": "none"})
-    scene.run(lambda b, sc: louhu(b, sc, "same"), expect=["MISSED_WIN@4"])
+    scene.run(lambda b, sc: louhu(b, sc, "same"), expect=["MISSED_WIN@5"])
 
 
 # GG5-2 (inconsistent in the document): the names are trusted (J-A8): 小三元 6番, 清碰 7番.

@@ -335,7 +335,8 @@ class BaoLook(Phase):
             # tile it draws now may still win (DL.3.4 item 7, "冲宝 is settled before the drawn tile is
             # used"). Without `declined_is_pass` the 漏胡 note is all it costs.
             win = A.Action(A.SELF_WIN, bao)
-            replay.check_missed_win(self.seat, win, self, possible=True, marks=False)
+            at = self.declared[0][1] if self.declared else None  # its logged 过, if any
+            replay.check_missed_win(self.seat, win, self, possible=True, marks=False, at=at)
             if self.part.declined_is_pass:
                 state.declined[self.seat] = win
         replay.phase = self.then

@@ -192,7 +192,7 @@ class DashaiWindow(Phase):
         for tile in sorted(set(self.tiles) - {a.tile for a, _ in own}):
             if self.own_wins(replay, tile):
                 replay.flag("MISSED_WIN", konger, f"seat {konger} could win on its 打筛 tile {T.label(tile)} and "
-                            f"did not", index=self.index)
+                            f"did not", index=self.passed.get(konger, self.index))
         if own:  # 杠上开花: once per winning tile ("两张都能胡则算胡2次")
             for action, index in own:
                 replay.add_win(konger, A.SELF_WIN, action.tile, None, index, after_replacement=True)
@@ -202,7 +202,7 @@ class DashaiWindow(Phase):
             if not self.konger_may_win(replay):  # passing a 杠上炮 is a missed win too (and starts a 漏胡 lock)
                 for seat in replay.others(konger):
                     for tile in sorted(set(self.tiles)):
-                        replay.check_missed_win(seat, A.Action(A.RON, tile), self)
+                        replay.check_missed_win(seat, A.Action(A.RON, tile), self, at=self.passed.get(seat))
             table.seats[konger].river.extend(self.tiles)  # NX-A9: nobody may call them
             if sum(table.seats[konger].hand) % 3 == 2:
                 replay.phase = DiscardAfterBorrow(konger, False)

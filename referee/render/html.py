@@ -27,7 +27,7 @@ from referee.render.page import BASE_CSS, document, esc, json_for_script
 from referee.render.script import VIEW_JS
 from referee.render.style import VIEW_CSS
 from referee.timeline import Frame
-from referee.verdict import CLEAN, ERROR, TOOK_EFFECT, UNREPLAYABLE, DECLARED, OVERRIDDEN, Decision, Verdict, Violation
+from referee.verdict import CLEAN, ERROR, TOOK_EFFECT, UNREPLAYABLE, DECLARED, OVERRIDDEN, Verdict, Violation
 
 UNREADABLE = "unreadable"  # the page's own status for an input that is no record (not a verdict status)
 STATUS_TEXT = {CLEAN: "clean 无违规", "violations": "violations 违规", UNREPLAYABLE: "unreplayable 无法复盘",
@@ -87,17 +87,11 @@ def classify(d, findings: list[Violation]) -> tuple[str, list[int]]:
     return OK, []
 
 
-def _decision_rows(frame: Frame, findings: list[Violation], logged_later: list[Decision] = ()) -> list[list]:
+def _decision_rows(frame: Frame, findings: list[Violation]) -> list[list]:
     rows = []
     for d in frame.decisions:
         status, highlight = classify(d, findings)
         rows.append([d.seat, d.window, list(d.legal), d.taken, d.effect, status, highlight])
-    # A missed win is noted at the event that opened its window; the seat's pass may be logged at
-    # a later event. Show that decision here too, where the note is.
-    for d in logged_later:
-        status, highlight = classify(d, findings)
-        rows.append([d.seat, f"{d.window} (logged at event {d.event_index})", list(d.legal), d.taken, d.effect,
-                     status, highlight])
     # A finding by a seat with no logged decision here (an event out of turn, a false win, an
     # action the referee refused to trace): show the event itself as that seat's illegal choice.
     traced = {d.seat for d in frame.decisions}
@@ -107,21 +101,6 @@ def _decision_rows(frame: Frame, findings: list[Violation], logged_later: list[D
             rows.append([f.seat, "—", [], taken, "", ILLEGAL, []])
             traced.add(f.seat)
     return rows
-
-
-def _passes_logged_later(frames: list[Frame], k: int, findings: list[Violation]) -> list[Decision]:
-    """For each MISSED_WIN note at frame k whose seat has no decision there: its pass in that window,
-    logged at one of the next events (the window stays open until an event closes it)."""
-    out = []
-    for v in findings:
-        if v.code != "MISSED_WIN" or v.seat is None or any(d.seat == v.seat for d in frames[k].decisions):
-            continue
-        for f in frames[k + 1:k + 5]:
-            found = [d for d in f.decisions if d.seat == v.seat and d.taken == A.PASS and d.window != "turn"]
-            if found:
-                out.append(found[0])
-                break
-    return out
 
 
 def _new_tiles(before, after) -> list[int]:
@@ -155,7 +134,7 @@ def frame_data(frames: list[Frame], verdict: Verdict, targets: list[int | None])
             "e": f.event_index, "d": f.description, "a": f.seat, "ph": f.phase,
             "wr": f.wall_remaining, "lv": f.live, "ind": f.indicator, "wd": list(f.wilds),
             "rv": list(f.revealed), "pd": list(f.pending),
-            "s": seats, "dc": _decision_rows(f, findings, _passes_logged_later(frames, k, findings)),
+            "s": seats, "dc": _decision_rows(f, findings),
             "fi": at_frame.get(k, []),
         })
         previous = f
