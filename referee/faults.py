@@ -560,6 +560,13 @@ def quiet_call_sites(ctx: Context, want: Callable[[Moment, int, int, int], bool]
     return sites
 
 
+def free_caller(ctx: Context, m: Moment, seat: int) -> bool:
+    """May the seat call as far as the rules besides the one a kind breaks go: not 听 (a 听 seat's call
+    breaks its lock too) and, where the rule book stops calls there, not at four tiles in hand?
+    A call that broke two rules would be two findings, and a kind injects one fault."""
+    return not m.ready[seat] and not (len(m.melds[seat]) >= 3 and applies_to("CALL_AT_FOUR", ctx.rules.name))
+
+
 def runs_with(m: Moment, seat: int, tile: int) -> list[list[int]]:
     """The tile pairs a seat could show to 吃 `tile` (the rest of a sequence it holds)."""
     hand = m.hands[seat]
@@ -590,8 +597,8 @@ def chi_not_from_left(ctx: Context) -> Injected | None:
         return None
     a = ctx.analysis
     wilds = set(ctx.analysis.wilds)
-    sites = quiet_call_sites(ctx, lambda m, s, d, t: s != (d + 1) % 4 and t not in wilds and any(
-        not wilds & set(run) for run in runs_with(m, s, t)))
+    sites = quiet_call_sites(ctx, lambda m, s, d, t: s != (d + 1) % 4 and t not in wilds and free_caller(ctx, m, s)
+                             and any(not wilds & set(run) for run in runs_with(m, s, t)))
 
     def build(site) -> Injected:
         j, seat = site
@@ -623,18 +630,27 @@ def chi_without_run(ctx: Context) -> Injected | None:
         shown = ctx.rng.choice(runs(a.moments[j + 1], seat, discard_tile(a.events[j])))
         return Injected(ctx.play_on(j + 1, [chi_event(seat, shown)]), j + 1)
 
-    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: s == (d + 1) % 4 and runs(m, s, t)), build)
+    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: s == (d + 1) % 4 and free_caller(ctx, m, s)
+                                        and runs(m, s, t)), build)
 
 
 def pon_without_pair(ctx: Context) -> Injected | None:
-    """A seat 碰s a discard holding fewer than two of it."""
+    """A seat 碰s a discard holding fewer than two of it (and too few wildcards to make them up)."""
     a = ctx.analysis
 
     def build(site) -> Injected:
         j, seat = site
         return Injected(ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))]), j + 1)
 
-    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: m.hands[s][t] < 2), build)
+    wilds = set(a.wilds)
+    dragons = set(T.DRAGONS) if applies_to("PON_DRAGON", ctx.rules.name) else set()
+
+    def short(m: Moment, seat: int, tile: int) -> bool:  # short of a pair, even counting its wildcards
+        return m.hands[seat][tile] + sum(m.hands[seat][w] for w in wilds if w != tile) < 2
+
+    # (Not a dragon where a dragon may never be pong'd, nor a pair its wildcards would make: other findings.)
+    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: short(m, s, t) and t not in dragons
+                                        and free_caller(ctx, m, s)), build)
 
 
 def pon_over_win(ctx: Context) -> Injected | None:
@@ -1114,7 +1130,8 @@ def win_failing_conditions(ctx: Context) -> Injected | None:
 
 
 def call_at_four(ctx: Context) -> Injected | None:
-    """A seat with three sets down (four tiles in hand) 碰s a discard: 手把一."""
+    """A seat with three sets down (four tiles in hand), not 听, 碰s a discard: 手把一 (a 听 seat's 碰
+    would break its lock too: two findings)."""
     if not applies_to("CALL_AT_FOUR", ctx.rules.name):
         return None
     a = ctx.analysis
@@ -1123,7 +1140,8 @@ def call_at_four(ctx: Context) -> Injected | None:
         j, seat = site
         return Injected(ctx.play_on(j + 1, [pon_event(seat, discard_tile(a.events[j]))]), j + 1)
 
-    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: len(m.melds[s]) >= 3 and m.hands[s][t] >= 2), build)
+    return ctx.attempt(quiet_call_sites(ctx, lambda m, s, d, t: len(m.melds[s]) >= 3 and m.hands[s][t] >= 2
+                                        and not m.ready[s]), build)
 
 
 def pon_of_a_dragon(ctx: Context) -> Injected | None:

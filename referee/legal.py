@@ -296,6 +296,31 @@ class Legality:
         return rules.forbid(self.view, seat, action) or rules.ready.lock_issue(self, seat, action) or (
             rules.ready.call_declaration_issue(self, seat, action) if action.kind == A.CHI_READY else None)
 
+    def every_issue(self, first: Issue, seat: int, action: A.Action) -> list[Issue]:
+        """For a finding: the issue a why_not_ check stopped at, and each other rule the call or kong
+        breaks that it hid (a 吃 from the wrong seat at four tiles is CHI_NOT_FROM_LEFT and
+        CALL_AT_FOUR; a 听 seat's 碰 at four tiles is CALL_AT_FOUR and READY_CALL; a 碰 of one tile
+        and a 鬼 is short of a pair and uses a wildcard, where the rule book forbids that), one per code."""
+        if first is None:
+            return []
+        issues = [first]
+        rules = self.rules
+        for issue in (self.wild_meld_issue(seat, action), rules.forbid(self.view, seat, action),
+                      rules.ready.lock_issue(self, seat, action)):
+            if issue is not None and all(issue[0] != code for code, _ in issues):
+                issues.append(issue)
+        return issues
+
+    def wild_meld_issue(self, seat: int, action: A.Action) -> Issue:
+        """A 碰 or kong the seat holds too few of the kind for, which its wildcards would make up: the
+        rule book's word on wilds in melds (推倒胡's WILD_IN_MELD; None where it says nothing)."""
+        s, tile = self.table.seats[seat], action.tile
+        ponned = action.kind == A.KONG_ADDED and any(m.kind == PON and m.tile == tile for m in s.melds)
+        needs = {A.PON: 2, A.KONG_EXPOSED: 3, A.KONG_CONCEALED: 4}.get(action.kind, 1 if ponned else 5)
+        if s.hand[tile] < needs <= s.hand[tile] + sum(s.hand[w] for w in self.table.wilds if w != tile):
+            return self.rules.wild_meld_issue(self.view, seat, action)
+        return None
+
     # -- legal action sets (for traces, the simulator, and explaining an illegal action) -----
     def turn_actions(self, seat: int, phase) -> list[A.Action]:
         s, rules = self.table.seats[seat], self.rules

@@ -18,6 +18,7 @@ from referee import offers
 from referee import tiles as T
 from referee.codes import CODES
 from referee.legal import DISCARD_OF, DRAW_ACTION, Legality
+from referee.parts.ready import DECLARATION_CODES
 from referee.phases import Claim, DealWindow, DrawDue, Ended, Phase, Rob, Turn
 from referee.proto import record_pb2 as pb
 from referee.outcome import CallInfo, KongInfo, Outcome, WinInfo
@@ -74,6 +75,8 @@ class Replay:
         self.decisions: list[Decision] = []
         self.index: int | None = None
         self.drawn_tile_wins = False  # the active seat's latest draw completes its hand
+        self.declaration_judged = False  # a 吃听 whose 听 was found illegal at the 吃: its discard is not judged again
+        self.mismatched_draws: list[tuple[int, int]] = []  # (event, the wall's tile) of each DRAW_MISMATCH
         self.table: Table | None = None
         self.legality: Legality | None = None
         self.outcome = Outcome(dealer=record.dealer, draws_before=record.match_state.consecutive_draws)
@@ -430,11 +433,15 @@ class Replay:
             self.flag_issue(legality.why_not_self_win(seat, phase), seat, fatal=True)
             self.apply_self_win(seat, phase)
         else:
-            self.flag_issue(legality.why_not_own_kong(seat, action, phase), seat)
+            for issue in legality.every_issue(legality.why_not_own_kong(seat, action, phase), seat, action):
+                self.flag_issue(issue, seat)
             self.apply_own_kong(seat, action)
 
     def discard(self, seat: int, action: A.Action, phase: Turn) -> None:
-        self.flag_issue(self.legality.why_not_discard(seat, action), seat)
+        judged = action
+        if phase.ready_call and self.declaration_judged:  # one 吃听, one finding (at the 吃): not its 听 again
+            judged = DISCARD_OF[action.tile]
+        self.flag_issue(self.legality.why_not_discard(seat, judged), seat)
         self.apply_discard(seat, action, phase.replacement)
 
     def note_decision(self, seat: int, window: str, phase, taken: A.Action) -> None:
@@ -605,7 +612,9 @@ class Replay:
         if action.kind == A.RON:
             self.refuse_win(seat, phase, action, self.legality.why_not_ron(seat, phase.tile, action))
         elif action.kind != A.PASS:
-            self.flag_issue(self.legality.why_not_call(seat, action, phase.discarder), seat)
+            legality = self.legality
+            for issue in legality.every_issue(legality.why_not_call(seat, action, phase.discarder), seat, action):
+                self.flag_issue(issue, seat)
         phase.declared[seat] = (action, self.index)
         return True
 
@@ -753,6 +762,9 @@ class Replay:
             s.melds.append(Meld(CHI, call.tile, phase.discarder, claimed_tile=tile))
             # 吃听: the discard that follows declares 听 (and fixes the waits).
             self.phase = Turn.of(seat, drew=False, ready_call=call.kind == A.CHI_READY)
+            at = phase.declared[seat][1]
+            self.declaration_judged = call.kind == A.CHI_READY and any(
+                v.event_index == at and v.seat == seat and v.code in DECLARATION_CODES for v in self.violations)
         elif call.kind == A.PON:
             s.hand[tile] = max(0, s.hand[tile] - 2)
             s.melds.append(Meld(PON, tile, phase.discarder, claimed_tile=tile))

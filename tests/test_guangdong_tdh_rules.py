@@ -467,6 +467,20 @@ def test_a_ghost_is_never_a_legal_discard_nor_in_a_call():
     assert issue is not None and issue[0] == "WILD_IN_MELD"
     allowed = get_ruleset(TDH, {"tdh_wilds_in_melds": "true"})
     assert allowed.forbid(replay.view, 2, A.Action(A.PON, ghost)) is None
+    # A 碰 or 明杠 only a 鬼 standing in for a missing tile would make is short of tiles and uses a
+    # wildcard (TDH-A4, "exposed sets are natural only"): both findings. Seat 2 holds one 5s and three
+    # 鬼; seat 1 one 1m and one 鬼, one short of a 明杠 even with it.
+    legality = replay.legality
+
+    def found(seat, kind, tile, discarder):  # the findings of such a call, as the referee flags them
+        action = A.Action(kind, tile)
+        return [code for code, _ in legality.every_issue(legality.why_not_call(seat, action, discarder), seat, action)]
+
+    five_s, one_m, nine_m = tiles("5s")[0], tiles("1m")[0], tiles("9m")[0]
+    assert found(2, A.PON, five_s, 1) == found(2, A.KONG_EXPOSED, five_s, 1) == ["ILLEGAL_CALL", "WILD_IN_MELD"]
+    assert found(1, A.PON, one_m, 0) == ["ILLEGAL_CALL", "WILD_IN_MELD"]
+    assert found(1, A.KONG_EXPOSED, one_m, 0) == ["ILLEGAL_CALL"]  # 1 + 1 鬼 < 3
+    assert found(1, A.PON, nine_m, 0) == ["ILLEGAL_CALL"]
 
 
 def test_jihu_may_win_by_robbing_and_a_shape_hand_may_win_on_a_discard():

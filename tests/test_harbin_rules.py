@@ -5,6 +5,8 @@ single payment: the wall, 吃听, the conditions on 听, 摸宝, 换宝, 3-流�
 Seats: A = 0 deals, B = 1 (its 下家) is the protagonist, C = 2, D = 3. Unless a test says
 otherwise B opens by 碰 of A's 1p and declares 听 with C, and every other seat stays 门清.
 """
+import pathlib
+
 import pytest
 
 from referee import tiles as T
@@ -240,9 +242,9 @@ def test_chiting_that_leaves_no_ready_hand_names_the_hand_after_the_discard():
     b.discard(0, "4p").draw(1, "7m").discard(1, "7m").draw(2, "9p").discard(2, "8s")  # 1-5
     b.chi(1, "67s", ready=True).discard(1, "C")  # 6-7
     verdict = judge(b.draw_discard(2, "3p"), clean=False)
-    assert codes(verdict)[:2] == [("READY_NOT_TENPAI", 6), ("READY_NOT_TENPAI", 7)]
+    assert codes(verdict)[:2] == [("READY_NOT_TENPAI", 6), ("HAND_INCOMPLETE", None)]  # not again at 7
     chiting = verdict.violations[0].message
-    assert "吃听 678s" in chiting and "discarding C (中), leaving 2468m456p777s, which waits on nothing" in chiting
+    assert "吃听 678s" in chiting and "discarding C (中) would leave 2468m456p777s, which waits on nothing" in chiting
 
 
 def test_chiting_whose_ready_discards_fail_the_conditions_names_the_first_of_them():
@@ -252,7 +254,7 @@ def test_chiting_whose_ready_discards_fail_the_conditions_names_the_first_of_the
     b.discard(0, "4p").draw(1, "7m").discard(1, "7m").draw(2, "9p").discard(2, "8s")  # 1-5
     b.chi(1, "67s", ready=True).discard(1, "C")  # 6-7: 2345m456p567s waits on 2m/5m, with no 幺九
     verdict = judge(b.draw_discard(2, "3p"), clean=False)
-    assert codes(verdict)[:2] == [("READY_CONDITIONS", 6), ("READY_CONDITIONS", 7)]
+    assert codes(verdict)[:2] == [("READY_CONDITIONS", 6), ("HAND_INCOMPLETE", None)]  # one 吃听, one finding
     chiting = verdict.violations[0].message
     assert "吃听 678s" in chiting and "seat 1 declared 听 with 345m456p567sC: no 刻 in hand" in chiting
 
@@ -473,3 +475,25 @@ def test_mobao_scores_the_best_stand_in_when_kadang_needs_no_unique_wait():
 
     assert mobao(hrb_kadang_unique_wait=False) == {"摸宝": 3, "卡当": 2}
     assert mobao() == {"摸宝": 3}
+
+
+RECORDS = pathlib.Path(__file__).parent / "records"  # hands from an independent fault review
+
+
+@pytest.mark.parametrize("name,expected", [
+    # A 吃 from a seat other than the 上家, at four tiles in hand: two rules, two findings.
+    ("hrb_chi_at_four_not_from_left", [("CHI_NOT_FROM_LEFT", 76, 0), ("CALL_AT_FOUR", 76, 0)]),
+    # A 听 seat's 碰 (哈尔滨) or 明杠 (大连) at four tiles in hand: 手把一 and the 听 lock.
+    ("hrb_ready_pon_at_four", [("CALL_AT_FOUR", 52, 3), ("READY_CALL", 52, 3)]),
+    ("dl_ready_exposed_kong_at_four", [("CALL_AT_FOUR", 116, 3), ("READY_CALL", 116, 3)]),
+    # An illegal 吃听: one finding at the 吃 (not again at the discard after it), naming no discard as made.
+    ("hrb_illegal_chiting", [("READY_NOT_TENPAI", 6, 2)]),
+])
+def test_every_rule_a_call_breaks_is_reported_once(name, expected):
+    from referee import records
+
+    verdict = verify_record(records.read_record(RECORDS / f"{name}.textproto"))
+    found = [(v.code, v.event_index, v.seat) for v in verdict.errors if v.code != "HAND_INCOMPLETE"]
+    assert found == expected
+    if name == "hrb_illegal_chiting":
+        assert "would leave" in verdict.errors[0].message and "declared 听 discarding" not in verdict.errors[0].message

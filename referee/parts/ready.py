@@ -15,6 +15,8 @@ from referee import tiles as T
 from referee.state import CHI, Meld
 
 Issue = tuple[str, str] | None
+# The codes a ready declaration's own issue carries (declaration_issue, call_declaration_issue).
+DECLARATION_CODES = frozenset(("READY_TWICE", "READY_NOT_TENPAI", "READY_CONDITIONS", "READY_NOT_OPEN"))
 
 
 @dataclass(frozen=True)
@@ -142,22 +144,25 @@ class DiscardReady(NoReady):
         if first is not None and first[0] != "READY_NOT_TENPAI":
             code, detail = first
         else:  # (the trace asks this for every 吃 it lists: the best discard is found only if flagged)
-            code, detail = "READY_NOT_TENPAI", lambda: self.best_not_tenpai(seat, hand, candidates, first)
+            code, detail = "READY_NOT_TENPAI", lambda: self.best_not_tenpai(hand, candidates)
         # Written only when flagged; the best discard's detail may itself be a function (see
         # referee/legal.py Issue).
         return code, lambda: (f"吃听 {T.format_tiles(chow)}: no discard after it leaves a legal 听 "
                               f"({detail() if callable(detail) else detail})")
 
-    def best_not_tenpai(self, seat: int, hand: list[int], candidates, first: Issue) -> str:
-        """Why no discard after a 吃 leaves a ready hand, named by the best discard: the last held
-        tile (in kind order) where it is no candidate, else the first candidate's reason."""
-        last = max(compress(range(len(hand)), hand), default=None)  # (counts 0..4: ready_candidates checked)
-        if last is not None and last not in candidates:
-            after = list(hand)
-            after[last] -= 1
-            first = self.not_tenpai(seat, last, after)  # its hand after the discard waits on nothing
-        detail = first[1] if first else ""
-        return detail() if callable(detail) else detail
+    @staticmethod
+    def best_not_tenpai(hand: list[int], candidates) -> str:
+        """Why no discard after a 吃 leaves a ready hand, named by one discard it could make (none
+        was made yet): the last held tile (in kind order) where it is no candidate, else the last
+        held candidate (every candidate's hand waited on nothing)."""
+        held = list(compress(range(len(hand)), hand))  # (counts 0..4: ready_candidates checked)
+        tiles = [t for t in held if t not in candidates][-1:] or [t for t in held if t in candidates][-1:]
+        if not tiles:
+            return "no tile is left to discard"
+        after = list(hand)
+        after[tiles[0]] -= 1
+        return (f"discarding {T.label(tiles[0])} would leave {T.format_counts(after)}, which waits on nothing; "
+                f"so would any other discard")
 
 
 class OpeningReady(NoReady):

@@ -134,6 +134,12 @@ class Ruleset:
         """
         return None
 
+    def wild_meld_issue(self, view, seat: int, action) -> tuple[str, str] | None:
+        """(code, detail) for a 碰 or kong the seat holds too few of the kind for unless its
+        wildcards stand in (the move generator asks only then): the rule book's word on wilds in
+        melds. None: the call is short of tiles, as any other (ILLEGAL_CALL)."""
+        return None
+
     def guarded_discards(self, view, seat: int) -> Container[int]:
         """The kinds whose plain discard forbid() may reject for this seat now: listing a turn's
         legal discards, the move generator asks forbid() about these alone (forbid stays the

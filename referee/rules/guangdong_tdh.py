@@ -181,6 +181,12 @@ class GuangdongTDH(Ruleset):
                                                   room=view.room(seat)))
         return None
 
+    def wild_meld_issue(self, view, seat: int, action):
+        if self["tdh_wilds_in_melds"]:
+            return None  # (a 鬼 standing in for another kind in a meld is not modelled: short of tiles)
+        return "WILD_IN_MELD", (f"seat {seat} holds too few {T.label(action.tile)} for this 碰/杠 unless a 鬼 "
+                                f"stands in, and a 鬼 may not be used in a 碰/杠 (TDH-A4: exposed sets are natural)")
+
     def discard_win_issue(self, win: WinInfo):
         """TDH.5: a win on a discard must score a 番型 besides 鸡胡; 杠上炮 alone does not count (TDH-A7)."""
         if not win.melds and shapes.is_seven_pairs(*self.split_wilds(win.hand, win.wilds), room=win.room):
