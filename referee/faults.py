@@ -1511,7 +1511,8 @@ def clean_or_long(ctx: Context, inject: Callable[[Context], Injected | None],
 
 
 def baoting_by_dealer(ctx: Context) -> Injected | None:
-    """The dealer declares 报听 before its first discard (only a 闲家 may); the hand plays on with it locked."""
+    """The dealer declares 报听 before its first discard (only a 闲家 may); the hand plays on (a 报听
+    the rules did not allow binds nothing)."""
     j = first_discard(ctx)
     if not applies_to("BAOTING_BY_DEALER", ctx.rules.name) or j is None:
         return None
@@ -1519,7 +1520,7 @@ def baoting_by_dealer(ctx: Context) -> Injected | None:
 
 
 def baoting_not_tenpai(ctx: Context) -> Injected | None:
-    """A 闲家 whose dealt hand waits on nothing declares 报听 in its window; the hand plays on with it locked."""
+    """A 闲家 whose dealt hand waits on nothing declares 报听 in its window; the hand plays on (unbound)."""
     j = first_discard(ctx)
     if not applies_to("BAOTING_NOT_TENPAI", ctx.rules.name) or j is None:
         return None

@@ -326,10 +326,13 @@ def test_baoting_before_the_indicator_flip_option():
     deal, so seat 1's 报听 before the flip is legal (it then wins on 5s, 平胡 × 报听)."""
     b = nx_hand("nx-baoting-before-flip", flip=False).baoting(1).flip_indicator("7m")  # 0-1
     b.discard(0, "9s").draw_discard(1, "1m").draw_discard(2, "3p").draw_discard(3, "9m")  # 2-8
-    record = b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)
-    assert codes(record)[:1] == [("BAOTING_OUT_OF_WINDOW", 0)]
+    record = b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(claim=False)
+    assert codes(record) == [("BAOTING_OUT_OF_WINDOW", 0)]
+    # A 报听 the rules did not allow binds nothing and earns nothing: 2, doubled by the bird on 1p.
+    assert verify_record(record).recomputed.payments == (-4, 4, 0, 0)
     assert codes(record, nx_baoting_after_indicator=False) == []
-    assert verify_record(record).recomputed.payments == (-8, 8, 0, 0)  # 2 × 2 (报听), doubled by the bird on 1p
+    allowed = verify_record(record, {"nx_baoting_after_indicator": "false"})
+    assert allowed.recomputed.payments == (-8, 8, 0, 0)  # 2 × 2 (报听), doubled by the bird
 
 
 def test_pon_over_chi_option():
@@ -749,3 +752,17 @@ def test_nx_a10_a_gangshang_pao_is_settled_on_the_best_tile_it_could_take(higher
     b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "4s7s").win(2, "discard", "4s")
     verdict = verify_record(b.birds("1m2m").build(claim=False))
     assert verdict.winners == (2,) and verdict.recomputed.payments == payments
+
+
+def test_a_baoting_the_rules_did_not_allow_binds_nothing():
+    """(An independent fault review.) Seat 1 declares 报听 after the dealer's first discard, then
+    keeps its drawn 5m and lets 2s go: one finding, the late 报听, and no 报听 lock to breach."""
+    b = nx_hand("nx-baoting-late-free").discard(0, "9s").baoting(1).draw(1, "5m").discard(1, "2s")  # 1-4
+    record = b.draw_discard(2, "3p").draw_discard(3, "9m").build(claim=False, strict=False)
+    assert [c for c in codes(record) if c[0] != "HAND_INCOMPLETE"] == [("BAOTING_OUT_OF_WINDOW", 2)]
+    # The dealer's 报听, refused, played as a platform that took it makes the seat play: it lets its
+    # drawn 纯王 (6m) go, which a 报听 seat must; keeping to a refused lock is no second finding.
+    b = nx_hand("nx-baoting-dealer-kept").baoting(0).discard(0, "9s").draw_discard(1, "1m")  # 0-4
+    b.draw_discard(2, "3p").draw_discard(3, "9m").draw(0, "6m").discard(0, "6m")  # 5-12
+    kept = b.build(claim=False, strict=False)
+    assert [c for c in codes(kept) if c[0] not in ("HAND_INCOMPLETE", "MISSED_WIN")] == [("BAOTING_BY_DEALER", 1)]

@@ -177,8 +177,11 @@ class OpeningReady(NoReady):
     def on_event(self, replay, event) -> bool:
         seat = event.seat
         replay.note_deal_decision(seat, A.Action(A.OPENING_READY))
-        replay.flag_issue(self.declaration_issue(replay.legality, seat, A.Action(A.OPENING_READY), None, None), seat)
         s = replay.table.seats[seat]
+        if replay.flag_issue(self.declaration_issue(replay.legality, seat, A.Action(A.OPENING_READY), None, None),
+                             seat):
+            s.refused_ready = A.BAOTING  # binds nothing and earns nothing: one finding, no lock to breach
+            return True
         s.ready = A.BAOTING
         s.ready_waits = replay.rules.lock_waits(s.ready, s.hand, s.melds, replay.legality.waits(seat))
         return True

@@ -373,9 +373,10 @@ class Ningxiang(Ruleset):
                     return "FENGDONG_BREACH", f"seat {seat} is 封东 and must discard the tile it drew"
                 if self["nx_fengdong_discards_drawn_wild"]:
                     return None
-            if tile in view.wilds and not (s.ready and tile == drawn):
+            if tile in view.wilds and not ((s.ready or s.refused_ready) and tile == drawn):
                 # A 报听 seat must let its drawn tile go; as for 封东 (NX-A12), the lock is the
                 # more specific rule, else a seat that drew a 纯王 and passed the win has no move.
+                # (One whose 报听 was refused may keep to it as the platform made it: one finding.)
                 return "WILD_DISCARDED", f"seat {seat} discarded {T.label(tile)}, a 纯王"
             if view.haidi_taker == seat and view.last_live_draw and tile != drawn:
                 return "HAIDI_NOT_DISCARDED", (f"seat {seat} took the 海底 {T.label(drawn)} and must discard it, "
