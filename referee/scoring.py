@@ -4,6 +4,7 @@ hand priced, shared out among its payers (with 包 liability), add-ons (kong mon
 horses) and the cap, all as transfers in one ledger of who pays whom."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, NamedTuple
 
@@ -280,6 +281,14 @@ def pay_wins(ledger: "Ledger", outcome: Outcome, price: Callable[[WinInfo], Pric
     return scored
 
 
+def claims_other_patterns(claimed, recomputed: Settlement) -> bool:
+    """Does the platform's logged pattern list (if it logs one) name other patterns than the
+    referee's, by seat and name? A payment that differs then lies in the hand's value, whatever
+    else (birds or horses counted from another seat) would also explain the amount."""
+    mine = Counter((p.seat, p.name) for p in recomputed.patterns)
+    return bool(claimed.patterns) and Counter((p.seat, p.name) for p in claimed.patterns) != mine
+
+
 def settlement(ledger: "Ledger", scored: list[PatternScore]) -> Settlement:
     return Settlement(payments=ledger.nets(), kong_payments=ledger.nets(kong_only=True), patterns=tuple(scored),
                       lines=ledger.lines())
@@ -335,6 +344,7 @@ class Ledger:
         DL-A12). Each of a payer's lines (the hand, each kong) is scaled, and its first line takes
         up what their separate floors lost.
         """
+        before = [t.amount for t in self.transfers]
         for gaining in (True, False):
             nets = self.nets()
             for seat in range(4):
@@ -354,3 +364,6 @@ class Ledger:
                     for t in lines:
                         t.amount = t.amount * target // gross
                     lines[0].amount += share - sum(t.amount for t in lines)  # what the lines' own floors lost
+        for t, amount in zip(self.transfers, before):
+            if t.amount != amount:
+                t.reason += f"; {amount} capped to {t.amount} (each seat's net at most ±{limit}, payers pro rata)"

@@ -175,8 +175,12 @@ def test_cap_clips_the_winner_and_keeps_zero_sum():
     result = settle(win(DEALER, A.SELF_WIN, "19m19p19sESWNCFP1m", "1m"), hb_room_multiplier=100)
     # (4 + 十三幺 10 + 门清 2) x 100 = 1600 from each; 4800 clipped to 1000, payers pro rata, floored.
     assert result.payments == (999, -333, -333, -333)
+    # Each line says what it owes before the cap, the room multiplier, and the cap (arbiter review).
+    assert result.lines[0] == ("seat 1 -> seat 0: 333 (win self-draw: (base 4 + 12 (门清+十三幺)) × 100 (room); "
+                               "1600 capped to 333 (each seat's net at most ±1000, payers pro rata))")
     uncapped = settle(win(DEALER, A.SELF_WIN, "19m19p19sESWNCFP1m", "1m"), hb_room_multiplier=100, hb_cap=0)
     assert uncapped.payments == (4800, -1600, -1600, -1600)
+    assert "capped" not in uncapped.lines[0] and "× 100 (room)" in uncapped.lines[0]
 
 
 def test_cap_floors_each_payer_once_not_each_line():

@@ -754,6 +754,21 @@ def test_nx_a10_a_gangshang_pao_is_settled_on_the_best_tile_it_could_take(higher
     assert verdict.winners == (2,) and verdict.recomputed.payments == payments
 
 
+def test_a_payment_short_of_a_special_is_no_bird_mapping_and_the_birds_are_named():
+    """(A record from an independent fault review.) The platform left out 杠上炮's ×2 and lists only
+    平胡: its 4 equals birds counted from the winner, but its own patterns show the hand's value is
+    what differs, so SETTLEMENT_MISMATCH, not BIRD_MISMAPPED. Each line names the birds that hit."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_payment_forgot_special.textproto"
+    verdict = verify_record(records.read_record(path))
+    assert [v.code for v in verdict.errors] == ["SETTLEMENT_MISMATCH"]
+    birds = [line for line in verdict.recomputed.lines if "with birds" in line]
+    assert birds and all("on seat" in line and "counted from seat" in line for line in birds)
+
+
 def test_a_baoting_the_rules_did_not_allow_binds_nothing():
     """(An independent fault review.) Seat 1 declares 报听 after the dealer's first discard, then
     keeps its drawn 5m and lets 2s go: one finding, the late 报听, and no 报听 lock to breach."""

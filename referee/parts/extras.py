@@ -30,11 +30,16 @@ class KongMoney:
             return
         winners = {w.seat for w in outcome.wins}
         exposed_label, added_label, concealed_label = self.labels
+
+        def reason(label: str, each: int) -> str:  # the room's multiplier (or base) shown where it applies
+            return label if multiplier == 1 else f"{label} {each} × {multiplier}"
+
         for kong in outcome.kongs:
             if self.winners_only and kong.seat not in winners:
                 continue
             if kong.kong_kind == EXPOSED and not self.exposed_each:
-                ledger.pay(kong.from_seat, kong.seat, self.exposed * multiplier, exposed_label, kong=True)
+                ledger.pay(kong.from_seat, kong.seat, self.exposed * multiplier, reason(exposed_label, self.exposed),
+                           kong=True)
                 continue
             if kong.kong_kind == CONCEALED:
                 each, label = self.concealed, concealed_label
@@ -42,7 +47,7 @@ class KongMoney:
                 each, label = (self.exposed, added_label) if kong.kong_kind == EXPOSED else (self.added, added_label)
             for payer in range(4):
                 if payer != kong.seat:
-                    ledger.pay(payer, kong.seat, each * multiplier, label, kong=True)
+                    ledger.pay(payer, kong.seat, each * multiplier, reason(label, each), kong=True)
 
 
 class Birds:

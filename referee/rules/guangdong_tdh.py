@@ -24,7 +24,7 @@ from referee.parts.wilds import FixedWild, FlippedIndicator, NoWilds
 from referee.proto import record_pb2 as pb
 from referee.rules.base import NO_WILDS, Option, Outcome, Ruleset, WinInfo
 from referee.scoring import (ADD, CHOW, PUNG, TIMES, HandContext, HandView, Ledger, Pattern, Priced, added,
-                             best_reading, cached_property, factor, pay_wins, settlement)
+                             best_reading, cached_property, claims_other_patterns, factor, pay_wins, settlement)
 from referee.state import ADDED
 from referee.verdict import Settlement
 
@@ -407,7 +407,10 @@ class GuangdongTDH(Ruleset):
         """Horses counted from the wrong seat (TDH.6.4, TDH-A12)."""
         if self.horses is None or not outcome.wins or not outcome.horses:
             return None
-        right = self.settle(outcome).payments
+        right = self.settle(outcome)
+        if claims_other_patterns(claimed, right):
+            return None  # the hand's value differs: the horses are not what to blame
+        right = right.payments
         for anchor in ("winner", "each_winner", "dealer"):
             wrong = self.settle(outcome, horse_anchor=anchor).payments
             if wrong != right and tuple(claimed.payments) == wrong:

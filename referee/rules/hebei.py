@@ -190,7 +190,8 @@ class Hebei(Ruleset):
             return (self.base_per_payer(win, payer, dealer) + fan) * multiplier
 
         def reason(payer: int) -> str:
-            return f"{win.kind}: base {self.base_per_payer(win, payer, dealer)} + {fan} ({names})"
+            owes = f"base {self.base_per_payer(win, payer, dealer)} + {fan} ({names})"
+            return f"{win.kind}: {owes}" if multiplier == 1 else f"{win.kind}: ({owes}) × {multiplier} (room)"
 
         return Priced([(p.name, p.value) for p in patterns], owed, reason)
 

@@ -23,8 +23,8 @@ from referee.parts.walls import HaidiRoaming
 from referee.parts.wilds import FlippedIndicator
 from referee.phases import Claim, Turn
 from referee.rules.base import ALL_KINDS, NO_WILDS, Option, Outcome, Ruleset, WinInfo
-from referee.scoring import (TIMES, HandContext, HandView, Ledger, Pattern, Priced, added, best_reading, evaluate, factor,
-                             pay_wins, settlement)
+from referee.scoring import (TIMES, HandContext, HandView, Ledger, Pattern, Priced, added, best_reading,
+                             claims_other_patterns, evaluate, factor, pay_wins, settlement)
 from referee.state import ADDED, CHI, PON, Meld
 from referee.verdict import Settlement
 
@@ -544,16 +544,22 @@ class Ningxiang(Ruleset):
             # NX.6.2: each bird on the payer or the winner adds one more unit; birds count from
             # the dealer (1/5/9 the dealer, 2/6 下家, 3/7 对家, 4/8 上家).
             anchor = outcome.dealer if bird_anchor == "dealer" else win.seat
+            landed = [(bird, counted_seat(bird, anchor)) for bird in outcome.birds]
             hits = [0, 0, 0, 0]
-            for bird in outcome.birds:
-                hits[counted_seat(bird, anchor)] += 1
+            for _bird, seat in landed:
+                hits[seat] += 1
 
             def times(payer: int) -> int:
                 return 1 + hits[payer] + hits[win.seat]
 
-            return Priced(breakdown, lambda payer: unit * times(payer),
-                          lambda payer: f"{win.kind}: {names} = {unit}"
-                          + (f" × {times(payer)} with birds" if times(payer) > 1 else ""))
+            def reason(payer: int) -> str:
+                if times(payer) == 1:
+                    return f"{win.kind}: {names} = {unit}"
+                on = "; ".join(f"{T.label(bird)} on seat {seat}, the {'winner' if seat == win.seat else 'payer'}"
+                               for bird, seat in landed if seat in (payer, win.seat))
+                return f"{win.kind}: {names} = {unit} × {times(payer)} with birds ({on}; counted from seat {anchor})"
+
+            return Priced(breakdown, lambda payer: unit * times(payer), reason)
 
         ledger = Ledger()
         scored = pay_wins(ledger, outcome, price)  # NX.6.1: 封东 seats pay too; no kong money
@@ -576,6 +582,8 @@ class Ningxiang(Ruleset):
         return max(winnable, key=lambda t: (value(t), -winnable.index(t)))
 
     def explain_mismatch(self, outcome: Outcome, claimed):
+        if claims_other_patterns(claimed, self.settle(outcome)):
+            return None  # the hand's value differs: the birds are not what to blame
         if outcome.birds and tuple(claimed.payments) == self.settle(outcome, bird_anchor="winner").payments:
             return "BIRD_MISMAPPED", "the platform counted the birds from the winner, not from the dealer"
         return None
