@@ -183,7 +183,8 @@ CODES: dict[str, Code] = {
              "(换宝), or a 听 seat draws and no 宝 has been chosen yet (大连), or the deal's 宝 was never flipped (哈尔滨)",
              variants="harbin,dalian"),
         Code("BAO_UNDUE", "非时翻宝", "宝 set when not due",
-             "a 宝 flip or 换宝 where none is due (换宝 needs three tiles of the 宝 kind in the discards)",
+             "a 宝 flip or 换宝 where none is due (换宝 needs three tiles of the 宝 kind in the discards), or "
+             "one logged as the other kind (a 换宝 where the first 宝 is due, a first flip where 换宝 is)",
              variants="harbin,dalian"),
         Code("PON_DRAGON", "碰中发白", "pon of a dragon",
              "红中、发财、白板 may not be pong'd: dragons are only a pair or a kong", variants="dalian"),

@@ -477,6 +477,23 @@ def test_mobao_scores_the_best_stand_in_when_kadang_needs_no_unique_wait():
     assert mobao() == {"摸宝": 3}
 
 
+@pytest.mark.parametrize("ruleset", ["harbin", "dalian"])
+@pytest.mark.parametrize("sample,logged", [("clean_mobao", "BAO_CHANGE"), ("clean_huanbao", "BAO")])
+def test_a_bao_flip_logged_as_the_wrong_kind_is_undue(ruleset, sample, logged):
+    """A 换宝 logged where the first 宝 is due, or a first flip where 换宝 is due, is BAO_UNDUE at that
+    flip (the kinds differ in record.proto; the platform's label must match what is due)."""
+    from referee import records
+    from referee.proto import record_pb2 as pb
+
+    record = records.read_record(pathlib.Path(__file__).parent.parent / "samples" / ruleset / f"{sample}.textproto")
+    assert verify_record(record).status == "clean"
+    due = pb.BAO if logged == "BAO_CHANGE" else pb.BAO_CHANGE
+    at = next(i for i, e in enumerate(record.events) if e.WhichOneof("kind") == "indicator" and e.indicator.kind == due)
+    record.events[at].indicator.kind = getattr(pb, logged)
+    verdict = verify_record(record)
+    assert [(v.code, v.event_index) for v in verdict.errors] == [("BAO_UNDUE", at)]
+
+
 RECORDS = pathlib.Path(__file__).parent / "records"  # hands from an independent fault review
 
 

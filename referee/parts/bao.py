@@ -180,6 +180,11 @@ class Bao(NoWilds):
             why = (f"only {self.in_discards(table, table.indicator)} of the 宝 {T.label(table.indicator)} lie in the "
                    f"discards; {self.change_at} force 换宝" if change else "no 听 seat is about to draw")
             replay.flag("BAO_UNDUE", seat, f"{what} to {T.label(tile)} where none is due: {why}")
+        elif flip.kind == BAO_CHANGE and not change:
+            replay.flag("BAO_UNDUE", seat, f"换宝 to {T.label(tile)} where no 宝 is set yet: the first 宝 flip is due")
+        elif flip.kind == BAO and change:
+            replay.flag("BAO_UNDUE", seat, f"a first 宝 flip to {T.label(tile)} where the 宝 {T.label(table.indicator)} "
+                        f"is set: what is due is 换宝 (logged as BAO_CHANGE)")
         self.flip(replay, seat, tile, flip.wall_index, change)
         if due:
             replay.phase = self.before_draw(replay, phase.seat, phase.then)
