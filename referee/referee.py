@@ -10,6 +10,7 @@ settlement is not recomputed, so one fault gives one finding.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import partial
 
 from referee import SCHEMA_VERSION
@@ -903,6 +904,7 @@ class Replay:
         if logged is not None and logged != expected:
             self.flag("DRAW_MISMATCH", seat, f"seat {seat} drew {T.label(logged)} where the wall holds "
                       f"{T.label(expected)}")
+            self.mismatched_draws.append((self.index, expected))
             return logged
         return expected
 
@@ -923,13 +925,40 @@ class Replay:
 
 
 def referee(record: pb.GameRecord, rules: Ruleset, trace: bool = False, offers: bool | None = None) -> Verdict:
-    """Replay one record under one ruleset and return its verdict (`offers`: see Replay)."""
+    """Replay one record under one ruleset and return its verdict (`offers`: see Replay).
+
+    A draw logged as another tile than the wall's is DRAW_MISMATCH, and play goes on with the
+    logged tile: usually what the seat was given. Where the play after it fits the wall's tile
+    instead (the log's tile is what is wrong), that reading would blame every later move of the
+    seat; so the hand is judged both ways and the reading with fewer findings is kept, the
+    mismatch reported in either."""
+    verdict, mismatched = judge_replay(record, rules, trace, offers)
+    if not mismatched or len(verdict.errors) == len(mismatched):
+        return verdict
+    wall_read = pb.GameRecord()
+    wall_read.CopyFrom(record)
+    for index, tile in mismatched:
+        wall_read.events[index].draw.tile = T.to_proto(tile)
+    other, _ = judge_replay(wall_read, rules, trace, offers)
+    if other.status == UNREPLAYABLE or len(other.errors) >= len(verdict.errors) - len(mismatched):
+        return verdict
+    found = [replace(v, message=f"{v.message}; the seat's play after it fits the wall's tile, so the hand is judged "
+                                 f"with that") for v in verdict.violations if v.code == "DRAW_MISMATCH"]
+    other.violations = sorted(found + other.violations,
+                              key=lambda v: v.event_index if v.event_index is not None else len(record.events))
+    other.status = VIOLATIONS
+    return other
+
+
+def judge_replay(record: pb.GameRecord, rules: Ruleset, trace: bool = False,
+                 offers: bool | None = None) -> tuple[Verdict, list[tuple[int, int]]]:
+    """One replay's verdict, and its mismatched draws (Replay.mismatched_draws)."""
     game_id = record.game_id
     replay = Replay(record, rules, trace, offers)
     try:
         replay.run()
     except Unreplayable as err:
-        return Verdict(game_id, rules.name, UNREPLAYABLE, reason=str(err), event_count=len(record.events))
+        return Verdict(game_id, rules.name, UNREPLAYABLE, reason=str(err), event_count=len(record.events)), []
     verdict = Verdict(game_id, rules.name, CLEAN, violations=replay.violations, decisions=replay.decisions,
                       event_count=len(record.events))
     claimed = record.claimed if record.HasField("claimed") else None
@@ -943,7 +972,7 @@ def referee(record: pb.GameRecord, rules: Ruleset, trace: bool = False, offers: 
         if claimed is not None:
             compare_claim(replay, claimed, verdict)
     verdict.status = VIOLATIONS if any(v.severity == ERROR for v in verdict.violations) else CLEAN
-    return verdict
+    return verdict, replay.mismatched_draws
 
 
 def compare_claim(replay: Replay, claimed: pb.ClaimedResult, verdict: Verdict) -> None:

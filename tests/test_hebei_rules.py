@@ -324,3 +324,31 @@ def test_a_rob_with_no_kong_to_rob_is_an_illegal_action():
     verdict = verify_record(record)
     assert [(v.code, v.event_index) for v in verdict.errors] == [("ILLEGAL_ACTION", 1)]
     assert verdict.recomputed.payments == (-10, 10, 0, 0)  # 门清 2 + 一条龙 2 + 闲家放炮 6, not 抢杠胡
+
+
+def test_a_draw_logged_wrong_is_one_finding_whichever_tile_the_play_after_it_fits():
+    """A draw's logged tile differs from the wall's: if the seat's play after it fits the logged
+    tile (the platform gave it that), or the wall's (the log's tile is what is wrong, as a fault
+    injector that edits the draw makes it), the hand gives DRAW_MISMATCH alone, settled as played."""
+    from referee import tiles as T
+    from referee.simulate import simulate_hand
+    from referee.verify import verify_record
+
+    rules = get_ruleset("hebei")
+    checked = 0
+    for i in range(40):
+        record, _ = simulate_hand(rules, {}, 3, i)
+        events = record.events
+        at = next((k for k in range(len(events) - 1) if events[k].WhichOneof("kind") == "draw"
+                   and events[k + 1].WhichOneof("kind") == "discard" and events[k + 1].seat == events[k].seat
+                   and events[k + 1].discard.tile == events[k].draw.tile and not events[k].draw.replacement), None)
+        if at is None:
+            continue
+        clean = verify_record(record)
+        other = T.to_proto((T.FROM_CODE[events[at].draw.tile] + 9) % 27)  # another suited kind
+        events[at].draw.tile = other
+        verdict = verify_record(record)
+        assert [(v.code, v.event_index) for v in verdict.errors] == [("DRAW_MISMATCH", at)], i
+        assert verdict.recomputed == clean.recomputed and "fits the wall's tile" in verdict.errors[0].message
+        checked += 1
+    assert checked >= 10
