@@ -830,7 +830,8 @@ class Replay:
     def on_draw_due(self, kind: str, event: pb.Event, phase: DrawDue) -> None:
         live = self.live()
         if kind == "exhaustive_draw":
-            if phase.replacement or live > 0:
+            # (A replacement due with no live tile left follows a kong already flagged: 荒庄 is all that can follow.)
+            if live > 0:
                 self.flag("ILLEGAL_EXHAUSTIVE_DRAW", event.seat, f"荒庄 declared with {max(live, 0)} live tiles "
                           f"left and seat {phase.seat} to draw", fatal=True)
             return self.end_drawn()

@@ -725,3 +725,11 @@ def test_the_quick_jihu_test_never_hides_a_scoring_hand():
     hidden = [(T.format_counts(w.hand), [str(m) for m in w.melds]) for w, s, q in zip(wins, scores, quick) if s and not q]
     assert not hidden
     assert sum(scores) > 300 and quick.count(False) > 150, (sum(scores), quick.count(False))
+
+
+@pytest.mark.parametrize("name,at", [("tdh_kong_on_last_tile", 155), ("jph3_kong_on_last_tile", 166)])
+def test_a_kong_on_the_last_tile_is_one_finding_and_the_draw_after_it_ends_the_hand(name, at):
+    """(Records from an independent fault review.) A 暗杠 with no live tile left for its replacement
+    is flagged; the 荒庄 logged after it is all that can follow, not ILLEGAL_EXHAUSTIVE_DRAW too."""
+    verdict = verify_record(records.read_record(pathlib.Path(__file__).parent / "records" / f"{name}.textproto"))
+    assert [(v.code, v.event_index) for v in verdict.errors] == [("DRAW_FROM_RESERVE", at)]

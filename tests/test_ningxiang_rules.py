@@ -769,6 +769,19 @@ def test_a_payment_short_of_a_special_is_no_bird_mapping_and_the_birds_are_named
     assert birds and all("on seat" in line and "counted from seat" in line for line in birds)
 
 
+def test_a_nearer_seat_that_lets_its_gangshang_pao_go_is_noted():
+    """(A record from an independent fault review.) A farther seat wins on an 打筛 tile the seat
+    nearer the konger could also win on and let go: that seat's 漏胡 is noted, as on a discard."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_dashai_farther_wins_nearer_silent.textproto"
+    verdict = verify_record(records.read_record(path))
+    assert verdict.status == "clean" and verdict.winners == (3,)
+    assert [(v.code, v.seat) for v in verdict.violations] == [("MISSED_WIN", 2)]
+
+
 def test_a_baoting_the_rules_did_not_allow_binds_nothing():
     """(An independent fault review.) Seat 1 declares 报听 after the dealer's first discard, then
     keeps its drawn 5m and lets 2s go: one finding, the late 报听, and no 报听 lock to breach."""

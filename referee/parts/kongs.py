@@ -210,6 +210,9 @@ class DashaiWindow(Phase):
                 replay.due_draw(table.next_seat(konger))
             return
         winner = claimants[0]
+        for seat in replay.others(konger)[:replay.others(konger).index(winner)]:
+            for tile in sorted(set(self.tiles)):  # a nearer seat that let its 杠上炮 go, as on a discard
+                replay.check_missed_win(seat, A.Action(A.RON, tile), self, at=self.passed.get(seat))
         for seat in claimants[1:]:
             replay.flag("DASHAI_RON_NOT_NEAREST", seat, f"seat {seat} won on seat {konger}'s 打筛 tile, but seat "
                         f"{winner} is nearer and wins it alone (杠上炮)", index=declared[seat][0][1])
