@@ -21,7 +21,8 @@ from referee import options as O
 from referee.codes import CODES
 from referee.match import MatchCollector, MatchResult
 from referee.rules import RULESETS
-from referee.verdict import CLEAN, DECLARED, IMPLIED, OVERRIDDEN, REFUSED, UNREPLAYABLE, VIOLATIONS, Verdict
+from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, OVERRIDDEN, REFUSED, UNREPLAYABLE, VIOLATIONS, Verdict,
+                             violation_json)
 from referee.verify import verify_bytes, verify_record
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -149,6 +150,9 @@ def render_text(source: str, verdict: Verdict) -> str:
         seat = f"seat {v.seat}" if v.seat is not None else "table"
         tag = "note" if v.severity != "error" else "VIOLATION"
         lines.append(f"  {tag} {v.code} at {where}, {seat}: {v.message}")
+    for v in verdict.match_findings:  # the hand's status is its own; these concern its place in the match
+        tag = "match note" if v.severity != "error" else "MATCH"
+        lines.append(f"  {tag} {v.code} (across the match, on this record): {v.message}")
     if verdict.recomputed is not None or verdict.claimed is not None:
         lines.append("  settlement      seat0  seat1  seat2  seat3")
         for label, row in (("claimed", verdict.claimed),
@@ -168,7 +172,7 @@ def render_text(source: str, verdict: Verdict) -> str:
 
 
 def render_json(source: str, verdict: Verdict, trace: bool) -> str:
-    row = {"source": source, **verdict.to_json()}
+    row = {"source": source, **verdict.to_json(), "match_findings": list(map(violation_json, verdict.match_findings))}
     if trace:
         row["decisions"] = [{"event_index": d.event_index, "seat": d.seat, "window": d.window,
                              "legal": list(d.legal), "taken": d.taken, "effect": d.effect}
@@ -272,9 +276,10 @@ def cmd_verify(args) -> int:
     def report(source: str, item, verdict: Verdict) -> None:
         nonlocal worst
         totals.add(verdict, item)
-        if not args.only_findings or verdict.status != CLEAN or verdict.violations:
+        if not args.only_findings or verdict.status != CLEAN or verdict.violations or verdict.match_findings:
             emit(render_json(source, verdict, args.trace) if args.json else render_text(source, verdict))
-        worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status])
+        match_errors = any(v.severity == ERROR for v in verdict.match_findings)
+        worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status], int(match_errors))
 
     # The records of a match (those with a match_id) are checked together once the input is read
     # (referee/match.py), so they are reported then, in input order, with the match findings attached.

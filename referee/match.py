@@ -82,15 +82,16 @@ class Hand:
 
 @lru_cache(maxsize=256)
 def _match_rules(name: str, options: tuple, overrides: tuple) -> tuple[bool, bool, int | None, tuple]:
-    """What the rule book asks of a match, and its option values as parsed (so that "true" and "1"
-    are one value); the logged options where they do not parse."""
+    """What the rule book asks of a match, and the option values the hand is judged under that are
+    not the defaults, as parsed (so that "true" and "1" are one value, and an option logged at its
+    default or overridden for every hand is no difference); the logged options where they do not parse."""
     try:
         rules = get_ruleset(name, dict(options), dict(overrides))
     except RulesetError:
         return False, False, None, options
-    logged = dict(options)
-    parsed = tuple(sorted((key, value) for key, value in rules.values.items() if key in logged))
-    return rules.reads_draws_before, rules.round_wind_advances, rules.first_dealer(), parsed
+    defaults = {option.name: option.default for option in rules.options}
+    in_force = tuple(sorted((key, value) for key, value in rules.values.items() if value != defaults.get(key)))
+    return rules.reads_draws_before, rules.round_wind_advances, rules.first_dealer(), in_force
 
 
 def hand_of(record: pb.GameRecord, verdict: Verdict, source: str = "", offset: int | None = None,
@@ -364,7 +365,7 @@ def _final_totals(primary: list[Hand], missing: int) -> tuple[tuple[int, ...] | 
 # -- mjref verify: records of matches held back until the input is read ---------------------------
 class MatchCollector:
     """Collects the judged records of matches; `finish` checks each match and attaches every
-    finding to the verdict of the record that carries it (status `violations` for an error)."""
+    finding to the verdict of the record that carries it (Verdict.match_findings)."""
 
     def __init__(self, overrides: Mapping[str, str] | None = None) -> None:
         self.overrides = dict(overrides or {})
@@ -388,11 +389,7 @@ class MatchCollector:
 
 def attach(result: MatchResult, verdicts: list[Verdict]) -> None:
     """Put each finding on the verdict of its carrier (the record it concerns, or after a gap the
-    first record after it) as a record-level violation."""
+    first record after it) as a match finding: the hand's own status stays what its replay gave."""
     for f in result.findings:
-        if f.carrier is None:
-            continue
-        verdict = verdicts[f.carrier]
-        verdict.violations.append(Violation(f.code, None, None, f.message, f.severity))
-        if f.severity == ERROR and verdict.status != UNREPLAYABLE:
-            verdict.status = VIOLATIONS
+        if f.carrier is not None:
+            verdicts[f.carrier].match_findings.append(Violation(f.code, None, None, f.message, f.severity))

@@ -69,6 +69,9 @@ class Verdict:
     # The seat the dealer rule gives for the next hand, recomputed from the events (None if the hand
     # did not end); the match checks (referee/match.py) compare the next record's dealer with it.
     next_dealer: int | None = None
+    # Findings across the hands of its match that concern this record (referee/match.py), when its
+    # match was checked: they leave `status` the hand's own, as the audit's games table has it.
+    match_findings: list[Violation] = field(default_factory=list)
 
     @property
     def drawn(self) -> bool:
@@ -93,16 +96,7 @@ class Verdict:
             "ruleset": self.ruleset,
             "status": self.status,
             "reason": self.reason or None,
-            "violations": [
-                {
-                    "code": v.code,
-                    "severity": v.severity,
-                    "seat": v.seat,
-                    "event_index": v.event_index,
-                    "message": v.message,
-                }
-                for v in self.violations
-            ],
+            "violations": [violation_json(v) for v in self.violations],
             "winners": list(self.winners),
             "settlement": {
                 "claimed": list(self.claimed) if self.claimed is not None else None,
@@ -116,3 +110,7 @@ class Verdict:
             },
             "mismatch": self.mismatch,
         }
+
+
+def violation_json(v: Violation) -> dict:
+    return {"code": v.code, "severity": v.severity, "seat": v.seat, "event_index": v.event_index, "message": v.message}

@@ -44,11 +44,11 @@ def stamp(record, index):
     return record
 
 
-def verify_dir(tmp_path, capsys, hands):
+def verify_dir(tmp_path, capsys, hands, *options):
     tmp_path.mkdir(parents=True, exist_ok=True)
     for index, record in enumerate(hands):
         (tmp_path / f"{index:02d}.textproto").write_text(records.to_text(record), encoding="utf-8")
-    code = main(["verify", "--json", str(tmp_path)])
+    code = main(["verify", "--json", *options, str(tmp_path)])
     return code, [json.loads(line) for line in capsys.readouterr().out.splitlines()]
 
 
@@ -64,8 +64,8 @@ def test_a_wrong_count_is_reported_on_the_record_that_carries_it(tmp_path, capsy
     hands = [drawn_hand(0, 0), drawn_hand(1, 1), drawn_hand(2, 2), liable_hand(3, 2)]
     code, verdicts = verify_dir(tmp_path, capsys, hands)
     assert code == 1
-    assert [v["status"] for v in verdicts] == ["clean", "clean", "clean", "violations"]
-    [finding] = verdicts[3]["violations"]
+    assert [v["status"] for v in verdicts] == ["clean"] * 4  # the hand itself is clean
+    [finding] = verdicts[3]["match_findings"]
     assert finding["code"] == "MATCH_STATE_MISMATCH" and finding["event_index"] is None
     assert "so 3" in finding["message"]
 
@@ -76,7 +76,7 @@ def test_the_first_hand_has_no_draws_before_it(tmp_path, capsys):
     hands = [liable_hand(0, 3), drawn_hand(1, 0, dealer=1)]
     code, verdicts = verify_dir(tmp_path, capsys, hands)
     assert errors_by_record(verdicts) == [["MATCH_STATE_MISMATCH"], []]
-    assert "first hand" in verdicts[0]["violations"][0]["message"]
+    assert "first hand" in verdicts[0]["match_findings"][0]["message"]
 
 
 def test_one_mislogged_count_is_one_finding(tmp_path, capsys):
@@ -96,6 +96,24 @@ def test_a_hand_under_other_rules_is_a_match_finding(tmp_path, capsys):
     assert errors_by_record(verdicts) == [[], ["MATCH_RULES_CHANGED"], []]
 
 
+def test_a_match_finding_leaves_the_hands_own_verdict_and_the_view_shows_it(tmp_path, capsys):
+    """A hand's status is its own replay's everywhere (verify, the audit's games table, the view): a
+    finding across its match is listed with it apart (match_findings), and makes the exit status 1."""
+    hands = [drawn_hand(0, 0), drawn_hand(1, 1), drawn_hand(2, 2), liable_hand(3, 2)]  # hand 3 says 2, not 3
+    path = tmp_path / "match.tfrecord"
+    archive.write_archive(path, (records.to_binary(r) for r in hands))
+    assert main(["verify", "--json", str(path)]) == 1
+    verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [v["status"] for v in verdicts] == ["clean"] * 4 and [v["violations"] for v in verdicts] == [[]] * 4
+    assert [[f["code"] for f in v["match_findings"]] for v in verdicts] == [[], [], [], ["MATCH_STATE_MISMATCH"]]
+    page = tmp_path / "hand3.html"
+    assert main(["view", str(path), "--game", hands[3].game_id, "--out", str(page)]) == 1
+    html = page.read_text(encoding="utf-8")
+    assert '<section id="match-findings">' in html and "MATCH_STATE_MISMATCH" in html
+    assert main(["view", str(path), "--game", hands[2].game_id, "--out", str(page)]) == 0
+    assert '<section id="match-findings">' not in page.read_text(encoding="utf-8")
+
+
 def test_a_first_hand_under_other_rules_is_one_finding(tmp_path, capsys):
     """The match's rules are those most of its hands are played under: with only the first hand
     logged otherwise, that hand is the one finding, not each hand after it."""
@@ -103,15 +121,15 @@ def test_a_first_hand_under_other_rules_is_one_finding(tmp_path, capsys):
     hands[0].ruleset.options["hrb_baopai_after_draws"] = "0"
     code, verdicts = verify_dir(tmp_path, capsys, hands)
     assert errors_by_record(verdicts) == [["MATCH_RULES_CHANGED"], [], []]
-    [finding] = [f for f in verdicts[0]["violations"] if f["code"] == "MATCH_RULES_CHANGED"]
+    [finding] = [f for f in verdicts[0]["match_findings"] if f["code"] == "MATCH_RULES_CHANGED"]
     assert "2 of the match's 3 hands are played under harbin (default options)" in finding["message"]
 
 
 def test_a_win_resets_the_count(tmp_path, capsys):
     hands = [drawn_hand(0, 0), liable_hand(1, 1), drawn_hand(2, 1, dealer=1)]  # seat 1 won: it deals next
     code, verdicts = verify_dir(tmp_path, capsys, hands)
-    assert [v["status"] for v in verdicts] == ["clean", "clean", "violations"]
-    assert verdicts[2]["violations"][0]["code"] == "MATCH_STATE_MISMATCH"
+    assert [v["status"] for v in verdicts] == ["clean"] * 3
+    assert verdicts[2]["match_findings"][0]["code"] == "MATCH_STATE_MISMATCH"
 
 
 def test_one_record_alone_is_not_checked(tmp_path, capsys):
@@ -123,9 +141,9 @@ def test_a_hand_dealt_by_the_wrong_seat_is_a_dealer_finding(tmp_path, capsys):
     """A 流局 keeps the dealer (HRB.8): the next hand dealt by seat 1 is dealt by the wrong seat. Its
     count of 流局 in a row (0, after a 流局) is wrong too."""
     code, verdicts = verify_dir(tmp_path, capsys, [drawn_hand(0, 0), drawn_hand(1, 0, dealer=1)])
-    assert code == 1 and [v["status"] for v in verdicts] == ["clean", "violations"]
-    assert sorted(f["code"] for f in verdicts[1]["violations"]) == ["MATCH_DEALER_MISMATCH", "MATCH_STATE_MISMATCH"]
-    dealer = next(f for f in verdicts[1]["violations"] if f["code"] == "MATCH_DEALER_MISMATCH")
+    assert code == 1 and [v["status"] for v in verdicts] == ["clean"] * 2
+    assert sorted(f["code"] for f in verdicts[1]["match_findings"]) == ["MATCH_DEALER_MISMATCH", "MATCH_STATE_MISMATCH"]
+    dealer = next(f for f in verdicts[1]["match_findings"] if f["code"] == "MATCH_DEALER_MISMATCH")
     assert "dealt by seat 1" in dealer["message"] and "gives seat 0" in dealer["message"]
 
 
@@ -148,7 +166,7 @@ HEBEI_KINDS = ["draw", "self_draw_win", "discard_win", "draw", "self_draw_win", 
 
 
 def errors_by_record(verdicts) -> list[list[str]]:
-    return [sorted(f["code"] for f in v["violations"] if f["severity"] == "error") for v in verdicts]
+    return [sorted(f["code"] for f in v["violations"] + v["match_findings"] if f["severity"] == "error") for v in verdicts]
 
 
 def test_a_clean_match_is_clean_with_its_totals(tmp_path, capsys):
@@ -172,7 +190,7 @@ def test_each_match_fault_is_found_on_the_record_it_labels(tmp_path, capsys, kin
         assert sum(map(len, expected)) == 1 and faulty[[bool(e) for e in expected].index(True)].fault.expected_code \
             == fault.code
         code, verdicts = verify_dir(tmp_path / f"{kind}-{seed}", capsys, faulty)
-        assert code == 1 and errors_by_record(verdicts) == expected, (seed, [v["violations"] for v in verdicts])
+        assert code == 1 and errors_by_record(verdicts) == expected, (seed, [v["match_findings"] for v in verdicts])
 
 
 def test_dealer_skipped_plays_the_rest_of_the_match_on(capsys):
@@ -190,7 +208,7 @@ def test_totals_not_carried(tmp_path, capsys):
         record.claimed.totals_after[2] -= 7
     code, verdicts = verify_dir(tmp_path, capsys, match)
     assert errors_by_record(verdicts) == [[], [], [], ["MATCH_TOTALS_NOT_CARRIED"], [], []]
-    assert "hand 2 ended with" in verdicts[3]["violations"][0]["message"]
+    assert "hand 2 ended with" in verdicts[3]["match_findings"][0]["message"]
 
 
 def test_totals_of_the_wrong_length_and_records_without_totals(tmp_path, capsys):
@@ -198,7 +216,7 @@ def test_totals_of_the_wrong_length_and_records_without_totals(tmp_path, capsys)
     del match[1].claimed.totals_after[3]
     code, verdicts = verify_dir(tmp_path / "short", capsys, match)
     assert errors_by_record(verdicts)[1] == ["MATCH_TOTALS_MISMATCH"] and "one per seat" in \
-        verdicts[1]["violations"][0]["message"]
+        verdicts[1]["match_findings"][0]["message"]
     plain = hebei_match(HEBEI_KINDS[:3])
     for record in plain:  # a platform that keeps no running totals: nothing to check
         record.match_state.ClearField("totals_before")
@@ -245,7 +263,7 @@ def test_round_wind_advances_when_the_fourth_dealer_passes_the_deal(tmp_path, ca
     # One finding, on that hand: the next hand's wind follows from the match's deals, not from the
     # record before it, so its right wind is not blamed for the stale one.
     assert errors_by_record(verdicts) == [["MATCH_WIND_MISMATCH"] if i == advanced else [] for i in range(12)]
-    assert "so 南 (S)" in verdicts[advanced]["violations"][0]["message"]
+    assert "so 南 (S)" in verdicts[advanced]["match_findings"][0]["message"]
 
 
 def test_the_first_hand_is_the_east_round_and_fixed_winds_fix_the_first_dealer(tmp_path, capsys):
@@ -265,7 +283,7 @@ def test_the_first_hand_is_the_east_round_and_fixed_winds_fix_the_first_dealer(t
     resettle(turned, 0)
     code, verdicts = verify_dir(tmp_path / "turned", capsys, turned)
     assert errors_by_record(verdicts) == [["MATCH_WIND_MISMATCH"], [], []]
-    assert "seat 0 is East" in verdicts[0]["violations"][0]["message"]
+    assert "seat 0 is East" in verdicts[0]["match_findings"][0]["message"]
 
 
 def test_next_round_wind_follows_spec_j1():
@@ -343,9 +361,21 @@ def test_inject_faults_whole_matches_and_verify_finds_them(tmp_path, capsys, kin
     verdicts = [json.loads(line) for line in out.splitlines()]
     labels = {r.game_id for r in (records.parse_binary(f.payload) for f in archive.iter_archive(faulty))
               if r.HasField("fault")}
-    found = [v["game_id"] for v in verdicts if any(x["code"] == MATCH_FAULT_KINDS[kind].code for x in v["violations"])]
+    found = [v["game_id"] for v in verdicts if any(x["code"] == MATCH_FAULT_KINDS[kind].code for x in v["violations"] + v["match_findings"])]
     assert len(found) == 6 and set(found) == labels
-    assert sum(len([x for x in v["violations"] if x["severity"] == "error"]) for v in verdicts) == 6
+    assert sum(len([x for x in v["violations"] + v["match_findings"] if x["severity"] == "error"]) for v in verdicts) == 6
+
+
+def test_an_option_logged_at_its_default_or_overridden_for_all_is_no_change(tmp_path, capsys):
+    """An absent option takes its default (record.proto), so a hand that logs the default is played
+    under the same rules; and under --option every hand is judged with the value it sets."""
+    hands = [drawn_hand(0, 0), drawn_hand(1, 1), drawn_hand(2, 2)]
+    hands[1].ruleset.options["hrb_baopai_after_draws"] = "3"  # the default
+    code, verdicts = verify_dir(tmp_path, capsys, hands)
+    assert errors_by_record(verdicts) == [[], [], []]
+    hands[1].ruleset.options["hrb_baopai_after_draws"] = "4"
+    code, verdicts = verify_dir(tmp_path, capsys, hands, "--option", "hrb_baopai_after_draws=4")
+    assert errors_by_record(verdicts) == [[], [], []]
 
 
 def test_one_option_value_written_two_ways_is_one_rule(tmp_path, capsys):

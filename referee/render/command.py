@@ -4,8 +4,9 @@ RECORD is a textproto or binary record, or an archive (then --game picks the rec
 game_id, --offset by its frame's byte offset, as the audit tables and `mjref verify` name it;
 `ARCHIVE@OFFSET` works too). Writes one self-contained HTML page and prints its path.
 
-Exit status, as for `mjref verify`: 0 the hand is clean, 1 it has violations, 2 the input is
-unreadable or unreplayable (a page saying why is still written) or names no record (no page).
+Exit status, as for `mjref verify`: 0 the hand is clean, 1 it has violations (or, read from an
+archive, findings across its match), 2 the input is unreadable or unreplayable (a page saying why
+is still written) or names no record (no page).
 """
 from __future__ import annotations
 
@@ -18,22 +19,48 @@ from referee.proto import record_pb2 as pb
 from referee.options import option_pair
 from referee.render.html import UNREADABLE, render_hand, render_unreadable
 from referee.timeline import timeline
-from referee.verdict import CLEAN, UNREPLAYABLE, VIOLATIONS, Verdict
+from referee.verdict import CLEAN, ERROR, UNREPLAYABLE, VIOLATIONS, Verdict
 
 
 class NoRecord(ValueError):
     """The arguments name no single record: a message for the user."""
 
 
-def hand_page(source: str, record: pb.GameRecord, overrides=None) -> tuple[Verdict, str]:
-    """The verdict and the page of one record. Never raises on data."""
+def hand_page(source: str, record: pb.GameRecord, overrides=None, match_findings=()) -> tuple[Verdict, str]:
+    """The verdict and the page of one record (with the findings across its match, if known). Never
+    raises on data."""
     try:
         verdict, frames = timeline(record, overrides)
     except Exception as err:  # a referee bug: the page says so instead of a traceback
         verdict = Verdict(record.game_id, record.ruleset.name, UNREPLAYABLE, event_count=len(record.events),
                           reason=f"internal referee error (please report): {type(err).__name__}: {err}")
         frames = []
+    verdict.match_findings = list(match_findings)
     return verdict, render_hand(source, record, verdict, frames, overrides)
+
+
+def match_findings(source: str, record: pb.GameRecord, overrides=None) -> list:
+    """The findings across the match of a record read from an archive (ARCHIVE@OFFSET) that concern
+    it: the archive's records with its match_id, judged and checked together as `mjref verify`
+    checks them (referee/match.py). None for a record of no match or not from an archive."""
+    path, at, offset = source.rpartition("@")
+    if not record.match_id or not at or not offset.isdigit():
+        return []
+    from referee.match import MatchCollector
+    from referee.verify import verify_record
+
+    collector, mine = MatchCollector(overrides), None
+    for frame in _archive_frames(pathlib.Path(path)):
+        try:
+            other = record if frame.offset == int(offset) else records.parse_binary(frame.payload)
+        except records.RecordError:
+            continue
+        if other.match_id == record.match_id:
+            verdict = verify_record(other, overrides)
+            collector.add(other, verdict, path, frame.offset)
+            mine = verdict if frame.offset == int(offset) else mine
+    collector.finish()
+    return mine.match_findings if mine is not None else []
 
 
 def _archive_frames(path: pathlib.Path):
@@ -139,13 +166,16 @@ def cmd_view(args) -> int:
         source, verdict = args.record, Verdict("", "", UNREADABLE, reason=f"unreadable: {err}")
         page = render_unreadable(source, verdict.reason)
     if record is not None:
-        verdict, page = hand_page(source, record, overrides)
+        verdict, page = hand_page(source, record, overrides, match_findings(source, record, overrides))
     out = pathlib.Path(args.out) if args.out else default_out(source, record)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page, encoding="utf-8")
     summary = verdict.status if verdict.status != VIOLATIONS else f"{len(verdict.errors)} violation(s)"
+    matched = [v for v in verdict.match_findings if v.severity == ERROR]
+    if matched:
+        summary += f"; {len(matched)} match finding(s)"
     print(f"wrote {out} ({verdict.game_id or source}: {summary})")
-    return {CLEAN: 0, VIOLATIONS: 1}.get(verdict.status, 2)
+    return {CLEAN: int(bool(matched)), VIOLATIONS: 1}.get(verdict.status, 2)
 
 
 def add_view_command(sub) -> None:

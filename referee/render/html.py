@@ -192,6 +192,25 @@ def findings_section(verdict: Verdict, record, targets: list[int | None]) -> str
             f'<ol class="findings">{"".join(items)}</ol></section>')
 
 
+def match_section(verdict: Verdict) -> str:
+    """The findings across the hand's match that concern it (known when the page was made from an
+    archive holding the match): apart from the hand's own, whose verdict they leave as it is."""
+    if not verdict.match_findings:
+        return ""
+    items = []
+    for v in verdict.match_findings:
+        term, gloss, explanation = _code_parts(v.code)
+        kind = "error" if v.severity == ERROR else "info"
+        items.append(
+            f'<li class="finding {kind}"><div class="finding-head"><span class="badge {kind}">match 整场</span> '
+            f'<code class="code">{esc(v.code)}</code> <span class="zh term">{esc(term)}</span> '
+            f'<span class="gloss">{esc(gloss)}</span></div>'
+            f'<div class="explanation">{esc(explanation)}</div><div class="message">{esc(v.message)}</div></li>')
+    return (f'<section id="match-findings"><h2>Across the match 整场 <span class="muted">'
+            f'({len(items)} finding{"s" if len(items) != 1 else ""} about this hand\'s place in its match; the '
+            f'verdict above is the hand\'s own)</span></h2><ol class="findings">{"".join(items)}</ol></section>')
+
+
 def _patterns_text(patterns) -> str:
     return ", ".join(f"{name} {value}" for name, value in patterns) or "—"
 
@@ -428,6 +447,7 @@ def render_hand(source: str, record: pb.GameRecord | None, verdict: Verdict, fra
         '<main>',
         header_section(source, record, verdict, frames, overrides),
         findings_section(verdict, record, targets),
+        match_section(verdict),
         table_section(frames, verdict),
         settlement_section(verdict, record) if verdict.status not in (UNREPLAYABLE, UNREADABLE) else "",
         log_section(frames, verdict, targets),
