@@ -332,6 +332,35 @@ def iter_archive(path) -> Iterator[Frame | CorruptSpan]:
     return scan_file(*read_file(path))
 
 
+def item_at(path, offset: int) -> Frame | CorruptSpan | None:
+    """What starts at byte `offset` of an archive (of its uncompressed bytes, as `mjref verify` and
+    the audit name records): the frame, the corrupt span, or None. An uncompressed archive is read
+    at that offset only; a gzip or zstd one is decompressed (as far as it can be)."""
+    with open(path, "rb") as fh:
+        compressed = fh.read(4).startswith((GZIP_MAGIC, ZSTD_MAGIC))
+        if not compressed:
+            fh.seek(offset)
+            header = fh.read(HEADER_BYTES)
+            length = int.from_bytes(header[:8], "little") if len(header) == HEADER_BYTES else 0
+            chunk = header + fh.read(min(length, 1 << 31) + 4)
+    if compressed:
+        data, _damage = read_file(path)
+        length = int.from_bytes(data[offset:offset + 8], "little")
+        chunk = data[offset:offset + OVERHEAD_BYTES + length]
+    first = next(iter(scan(chunk)), None)
+    if isinstance(first, Frame) and first.offset == 0:
+        return Frame(offset, first.length, first.payload)
+    return next((item for item in iter_archive(path) if isinstance(item, CorruptSpan) and item.offset == offset), None)
+
+
+def split_source(name: str) -> tuple[pathlib.Path, int] | None:
+    """(archive, offset) for a name of the form ARCHIVE@OFFSET whose archive exists, else None."""
+    path, at, offset = str(name).rpartition("@")
+    if at and offset.isdigit() and not pathlib.Path(name).exists() and pathlib.Path(path).is_file():
+        return pathlib.Path(path), int(offset)
+    return None
+
+
 def is_archive_path(path) -> bool:
     """True for .tfrecord / .tfrecords, optionally followed by .gz or .zst."""
     name = pathlib.Path(path).name.lower()

@@ -43,7 +43,9 @@ def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
     for name in paths:
         path = pathlib.Path(name)
         if not path.exists():
-            yield name, NoRecord("unreadable: no such file or directory"), 0
+            named = archive.split_source(name)  # ARCHIVE@OFFSET: one record of an archive, as named here
+            yield (name, *_archive_item(*named)) if named else (name, NoRecord("unreadable: no such file or "
+                                                                               "directory"), 0)
             continue
         files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
         found = False
@@ -73,6 +75,19 @@ def _size(path: pathlib.Path) -> int:
         return path.stat().st_size
     except OSError:
         return 0
+
+
+def _archive_item(path: pathlib.Path, offset: int) -> tuple[bytes | str, float]:
+    """(the record at the offset, or why there is none; its weight) for ARCHIVE@OFFSET."""
+    try:
+        item = archive.item_at(path, offset)
+    except (OSError, archive.ArchiveError) as err:
+        return f"unreadable: {err}", 0
+    if isinstance(item, archive.CorruptSpan):
+        return f"unreadable: corrupt span of {item.length} bytes: {item.reason}", item.length
+    if item is None:
+        return NoRecord(f"unreadable: no record starts at byte offset {offset} of {path}"), 0
+    return item.payload, item.length
 
 
 def walk_archive(path: pathlib.Path):

@@ -313,6 +313,22 @@ def test_an_empty_record_file_is_an_empty_record(tmp_path, capsys, name, content
     assert "empty record" in verdict["reason"] and "ruleset" not in verdict["reason"]
 
 
+def test_verify_takes_the_archive_at_offset_names_it_prints(capsys):
+    """ARCHIVE@OFFSET (each record's `source`) verifies that one record, traced if asked; an offset
+    where a corrupt span starts says why, one where nothing starts says so."""
+    path = SAMPLES / "archives" / "samples.tfrecord"
+    _, verdicts = run_json(capsys, path)
+    judged = next(v for v in verdicts if v["status"] == "violations")
+    span = next(v for v in verdicts if "corrupt span" in (v["reason"] or ""))
+    code, [alone] = run_json(capsys, judged["source"])
+    assert code == 1 and alone == judged
+    assert main(["verify", "--trace", judged["source"]]) == 1 and "legal:" in capsys.readouterr().out
+    code, [damaged] = run_json(capsys, span["source"])
+    assert code == 2 and damaged["reason"] == span["reason"]
+    code, [nothing] = run_json(capsys, f"{path}@5")
+    assert code == 2 and "no record starts at byte offset 5" in nothing["reason"]
+
+
 def test_verify_on_an_archive_ends_with_a_summary(capsys):
     path = SAMPLES / "archives" / "samples.tfrecord"
     code, verdicts = run_json(capsys, path)

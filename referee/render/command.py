@@ -70,29 +70,16 @@ def _archive_frames(path: pathlib.Path):
 
 
 def read_archive_record(path, offset: int) -> pb.GameRecord:
-    """The record whose frame starts at `offset` (bytes into the uncompressed archive). An
-    uncompressed archive is read at that offset only; a gzip or zstd one is decompressed whole."""
+    """The record whose frame starts at `offset`; a corrupt span there is a RecordError (its page
+    says why), nothing there NoRecord."""
     from referee import archive
 
-    with open(path, "rb") as fh:
-        compressed = fh.read(4).startswith((archive.GZIP_MAGIC, archive.ZSTD_MAGIC))
-        if not compressed:
-            fh.seek(offset)
-            header = fh.read(archive.HEADER_BYTES)
-            length = int.from_bytes(header[:8], "little") if len(header) == archive.HEADER_BYTES else 0
-            chunk = header + fh.read(min(length, 1 << 31) + 4)
-    if compressed:  # (a record before damage to the stream is read as well)
-        data, _damage = archive.read_file(path)
-        length = int.from_bytes(data[offset:offset + 8], "little")
-        chunk = data[offset:offset + archive.OVERHEAD_BYTES + length]
-    first = next(iter(archive.scan(chunk)), None)
-    if not isinstance(first, archive.Frame) or first.offset != 0:
-        # A corrupt span that starts here is what `mjref verify` names ARCHIVE@OFFSET: its page says why.
-        for item in archive.iter_archive(path):
-            if isinstance(item, archive.CorruptSpan) and item.offset == offset:
-                raise records.RecordError(f"corrupt span of {item.length} bytes: {item.reason}")
+    item = archive.item_at(path, offset)
+    if isinstance(item, archive.CorruptSpan):
+        raise records.RecordError(f"corrupt span of {item.length} bytes: {item.reason}")
+    if item is None:
         raise NoRecord(f"{path}: no valid record starts at byte offset {offset}")
-    return records.parse_binary(first.payload)
+    return records.parse_binary(item.payload)
 
 
 def _single_record(p: pathlib.Path, game, offset) -> tuple[str, pb.GameRecord]:
@@ -104,9 +91,10 @@ def _single_record(p: pathlib.Path, game, offset) -> tuple[str, pb.GameRecord]:
 def find_record(path: str, game: str | None = None, offset: int | None = None) -> tuple[str, pb.GameRecord]:
     """(source, record) for the arguments; NoRecord or records.RecordError if there is none."""
     p = pathlib.Path(path)
-    m = re.fullmatch(r"(.*)@(\d+)", path)
-    if not p.exists() and m and pathlib.Path(m.group(1)).exists():
-        p, offset = pathlib.Path(m.group(1)), int(m.group(2))
+    if not p.exists() and "@" in path:  # ARCHIVE@OFFSET, as `mjref verify` names records
+        from referee import archive
+
+        p, offset = archive.split_source(path) or (p, offset)
     if not p.exists():
         raise NoRecord(f"{path}: no such file")
     if p.is_dir():
