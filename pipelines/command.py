@@ -120,6 +120,11 @@ def exit_status(command: str, manifest: dict) -> int:
         print(f"mjref {command}: RECONCILIATION FAILED, records were lost or double-counted: "
               + "; ".join(rec["problems"]) + f" (see {manifest['out']}/manifest.json)", file=sys.stderr)
         return 3
+    not_read = manifest["inputs"].get("not_read", [])
+    if not_read:  # never dropped in silence: named, though no record was lost
+        shown = ", ".join(not_read[:5]) + (f", ... ({len(not_read) - 5:,} more)" if len(not_read) > 5 else "")
+        print(f"mjref {command}: not read: {len(not_read):,} file(s) under the input directories, hidden or not "
+              f"named *.tfrecord[s][.gz|.zst] (listed in manifest.json): {shown}", file=sys.stderr)
     empty = manifest["inputs"]["empty"]
     for path in empty:
         print(f"mjref {command}: no record in {path}", file=sys.stderr)

@@ -52,19 +52,16 @@ def sniff_compression(path: str) -> str:
         return archive.sniff(fh.read(archive.HEADER_BYTES))
 
 
-def _local_files(item: str) -> list[str]:
+def _local_files(item: str, not_read: list[str]) -> list[str]:
     path = pathlib.Path(item)
     if path.is_file():
         return [str(path.resolve())]  # a file named directly is read whatever its suffix
     if path.is_dir():
-        found = []
-        for dirpath, dirnames, filenames in os.walk(path):
-            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-            found.extend(os.path.join(dirpath, f) for f in filenames
-                         if not f.startswith(".") and archive.is_archive_path(f))
+        found, left = archive.walk_dir(path, archive.is_archive_path)  # hidden entries and other names left
+        not_read.extend(str(p.resolve()) for p in left)
         if not found:
             raise InputError(f"{item}: no archive files (*.tfrecord[s][.gz|.zst]) in this directory")
-        return sorted(str(pathlib.Path(f).resolve()) for f in found)
+        return [str(p.resolve()) for p in found]
     if any(c in item for c in GLOB_CHARS):
         matched = sorted(str(pathlib.Path(f).resolve()) for f in glob.glob(item, recursive=True)
                          if os.path.isfile(f))
@@ -91,12 +88,14 @@ def _remote_files(item: str) -> list[tuple[str, int]]:
     return found
 
 
-def list_archives(inputs: list[str]) -> list[ArchiveFile]:
-    """The archive files the inputs name, in input order then path order, each once."""
+def list_archives(inputs: list[str], not_read: list[str] | None = None) -> list[ArchiveFile]:
+    """The archive files the inputs name, in input order then path order, each once; `not_read`
+    gets the files under the directories named that are left out (hidden, or not archive names)."""
     out: dict[str, ArchiveFile] = {}
+    not_read = [] if not_read is None else not_read
     for item in inputs:
         if is_local(item):
-            pairs = [(p, os.path.getsize(p)) for p in _local_files(item)]
+            pairs = [(p, os.path.getsize(p)) for p in _local_files(item, not_read)]
         else:
             pairs = _remote_files(item)
         for path, size in pairs:

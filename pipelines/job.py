@@ -128,6 +128,7 @@ class JobRun:
     tables: dict[str, dict]  # name -> {"rows_written", "files"}, from the Parquet footers
     wall_seconds: float
     options: PipelineOptions
+    not_read: list[str] = field(default_factory=list)  # files under the input directories left out
 
 
 # (archives, out, tally path) -> the composite PTransform that writes every table and the tally.
@@ -140,7 +141,8 @@ def run_job(inputs: list[str], out: str, beam_args: list[str], tables: dict[str,
     `tables` (an empty table gets a file with its schema). The one way every job command runs."""
     from apache_beam.io.filesystems import FileSystems
 
-    archives = F.list_archives(inputs)
+    not_read: list[str] = []
+    archives = F.list_archives(inputs, not_read)
     out = out.rstrip("/") or "/"
     if F.is_local(out):
         out = os.path.abspath(out)  # worker processes need not share our working directory
@@ -165,7 +167,7 @@ def run_job(inputs: list[str], out: str, beam_args: list[str], tables: dict[str,
     for name, schema in tables.items():
         ensure_table(out, name, schema)
         written[name] = {"rows_written": rows_written(out, name), "files": len(list_table_files(out, name))}
-    return JobRun(archives, out, tally, written, wall, options)
+    return JobRun(archives, out, tally, written, wall, options, sorted(set(not_read)))
 
 
 def job_options(run: JobRun, rule_options: dict[str, str], **extra) -> dict:
@@ -192,7 +194,7 @@ def run_audit(config: AuditConfig) -> dict:
 
     run = run_job(config.inputs, config.out, config.beam_args, tables, "Audit", transform)
     manifest = build_manifest(run.tally, archives=run.archives, out=run.out, tables=run.tables,
-                              wall_seconds=run.wall_seconds,
+                              wall_seconds=run.wall_seconds, not_read=run.not_read,
                               options=job_options(run, config.rule_options, decisions=config.decisions))
     write_manifest(run.out, manifest)
     return manifest

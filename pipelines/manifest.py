@@ -134,7 +134,7 @@ class Tally(beam.PTransform):
 
 # -- the manifest ----------------------------------------------------------------------------
 def job_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], options: dict,
-                 wall_seconds: float, judged_table: str, facts: dict) -> dict:
+                 wall_seconds: float, judged_table: str, facts: dict, not_read: list[str] = ()) -> dict:
     """The manifest of any job: versions, inputs, records in, `facts` (the job's own counts), errors,
     tables, timing, options and the reconciliation of records in against `judged_table` rows + error
     rows. `tables` maps a table name to {"rows_written": n, "files": n}."""
@@ -162,6 +162,8 @@ def job_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], op
             "bytes": sum(a.size for a in archives),
             # Files that held no record and no corrupt byte at all: named, never skipped silently.
             "empty": [f["path"] for f in files if f["records_in"] == 0],
+            # Files under the directories named that the listing left out (hidden, or not archive names).
+            "not_read": list(not_read),
         },
         "out": out,
         "records_in": {"total": frames + spans, "frames": frames, "corrupt_spans": spans},
@@ -179,7 +181,7 @@ def job_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], op
 
 
 def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], options: dict,
-                   wall_seconds: float) -> dict:
+                   wall_seconds: float, not_read: list[str] = ()) -> dict:
     """The audit's manifest: the job's, with verdicts, violations and matches."""
     rows = tally.get("rows", {})
     facts = {
@@ -193,7 +195,7 @@ def build_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], 
                     "violations_by_code": tally.get("match_violations", {})},
     }
     return job_manifest(tally, archives=archives, out=out, tables=tables, options=options,
-                        wall_seconds=wall_seconds, judged_table="games", facts=facts)
+                        wall_seconds=wall_seconds, judged_table="games", facts=facts, not_read=not_read)
 
 
 def reconcile(manifest: dict, judged_table: str = "games") -> dict:

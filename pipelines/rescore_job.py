@@ -121,6 +121,7 @@ def run_rescore(config: RescoreConfig) -> dict:
 
     run = run_pipeline(config.inputs, config.out, config.beam_args, RESCORE_TABLES, "Rescore", transform)
     manifest = rescore_manifest(run.tally, archives=run.archives, out=run.out, tables=run.tables,
-                                wall_seconds=run.wall_seconds, options=job_options(run, config.overrides))
+                                wall_seconds=run.wall_seconds, options=job_options(run, config.overrides),
+                                not_read=run.not_read)
     write_manifest(run.out, manifest)
     return manifest

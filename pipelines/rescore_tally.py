@@ -49,10 +49,10 @@ def rescore_figures(tally: dict) -> dict:
 
 
 def rescore_manifest(tally: dict, *, archives, out: str, tables: dict[str, dict], options: dict,
-                     wall_seconds: float) -> dict:
+                     wall_seconds: float, not_read: list[str] = ()) -> dict:
     return job_manifest(tally, archives=archives, out=out, tables=tables, options=options,
                         wall_seconds=wall_seconds, judged_table=GAMES_TABLE,
-                        facts={"rescore": rescore_figures(tally)})
+                        facts={"rescore": rescore_figures(tally)}, not_read=not_read)
 
 
 def rescore_summary(manifest: dict) -> str:

@@ -53,7 +53,7 @@ import re
 import struct
 import zlib
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import google_crc32c
 import zstandard
@@ -411,26 +411,37 @@ def _is_record_file(path: pathlib.Path) -> bool:
     return records.is_text_path(path) or records.is_binary_path(path)
 
 
+def walk_dir(top, wanted: Callable[[pathlib.Path], bool]) -> tuple[list[pathlib.Path], list[pathlib.Path]]:
+    """(the files under a directory that `wanted` takes, the others), recursively, in path order.
+
+    Every command that walks a directory (verify, view's listing, pack, audit) leaves out hidden
+    entries (".name": editor and OS droppings, tools' temporary files) and names it does not read;
+    it reports the second list instead of dropping them in silence. A hidden directory is one entry.
+    """
+    top = pathlib.Path(top)
+    taken, left = [], []
+    for dirpath, dirnames, filenames in os.walk(top):
+        left.extend(pathlib.Path(dirpath, d) for d in dirnames if d.startswith("."))
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for f in filenames:
+            path = pathlib.Path(dirpath, f)
+            (taken if not f.startswith(".") and wanted(path) else left).append(path)
+    order = lambda p: p.relative_to(top).parts  # noqa: E731
+    return sorted(taken, key=order), sorted(left, key=order)
+
+
 def record_paths(inputs) -> Iterator[pathlib.Path]:
     """Record files named by inputs, in order; directories walk recursively, sorted by path.
 
-    Inside directories only record suffixes count and hidden entries (".name") are skipped, so
-    editor and OS droppings are not read as records. A file named directly is always read.
+    Inside directories only record suffixes count and hidden entries (".name") are skipped
+    (walk_dir). A file named directly is always read.
     """
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     for item in inputs:
         top = pathlib.Path(item)
         if top.is_dir():
-            found = []
-            for dirpath, dirnames, filenames in os.walk(top):
-                dirnames[:] = [d for d in dirnames if not d.startswith(".")]
-                found.extend(
-                    pathlib.Path(dirpath, f)
-                    for f in filenames
-                    if not f.startswith(".") and _is_record_file(pathlib.Path(f))
-                )
-            yield from sorted(found, key=lambda p: p.relative_to(top).parts)
+            yield from walk_dir(top, _is_record_file)[0]
         elif top.is_file():
             yield top
         else:

@@ -31,6 +31,11 @@ class NoRecord(str):
     a directory without record files): reported like an unreadable record, not counted as one."""
 
 
+class NotRead(str):
+    """A file under a directory the walk leaves out (hidden, or not named as a record or archive):
+    not a record, named in the summary."""
+
+
 def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRecord | str, float]]:
     """(source, record or bytes or error text, bytes of input it stands for) for every record
     under the given paths. The last part feeds the progress bar: a record file counts its size,
@@ -47,7 +52,10 @@ def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
             yield (name, *_archive_item(*named)) if named else (name, NoRecord("unreadable: no such file or "
                                                                                "directory"), 0)
             continue
-        files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+        files = [path]
+        if path.is_dir():  # (records and archives by their names; the rest is named in the summary)
+            files, left = archive.walk_dir(path, readable_name)
+            yield from ((str(p), NotRead(), 0) for p in left)
         found = False
         for file in files:
             if archive.is_archive_path(file):
@@ -64,10 +72,9 @@ def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
             yield name, NoRecord("unreadable: no record files found here"), 0
 
 
-def iter_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRecord | str]]:
-    """(source, record or bytes or error text) for every record under the given paths."""
-    for source, item, _weight in walk_inputs(paths):
-        yield source, item
+def readable_name(path: pathlib.Path) -> bool:
+    """Is a file found in a directory one verify reads: an archive or a record file, by its name?"""
+    return archive.is_archive_path(path) or records.is_text_path(path) or records.is_binary_path(path)
 
 
 def _size(path: pathlib.Path) -> int:
@@ -119,11 +126,8 @@ def input_bytes(paths: list[str]) -> int:
     total = 0
     for name in paths:
         path = pathlib.Path(name)
-        files = (p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
-        for file in files:
-            if archive.is_archive_path(file) or records.is_text_path(file) or records.is_binary_path(file) \
-                    or not path.is_dir():
-                total += _size(file)
+        for file in archive.walk_dir(path, readable_name)[0] if path.is_dir() else [path]:
+            total += _size(file)
     return total
 
 
@@ -206,6 +210,7 @@ class Totals:
     info_codes: set = field(default_factory=set)
     no_record: int = 0  # inputs that held no record at all
     matches: list = field(default_factory=list)  # MatchResult of every match seen
+    not_read: list = field(default_factory=list)  # files under the directories that the walk left out
 
     def add(self, verdict: Verdict, item=None) -> None:
         if isinstance(item, NoRecord):
@@ -230,6 +235,11 @@ class Totals:
                  f"or unreadable; {self.mismatches:,} settlement mismatch{'es' if self.mismatches != 1 else ''}"
                  + (f"; {self.no_record:,} input{'s' if self.no_record != 1 else ''} with no record"
                     if self.no_record else "")]
+        if self.not_read:
+            shown = ", ".join(self.not_read[:5]) + (f", ... ({len(self.not_read) - 5:,} more)"
+                                                    if len(self.not_read) > 5 else "")
+            lines.append(f"  not read: {len(self.not_read):,} file(s) under the directories given, hidden or not "
+                         f"named as a record or archive: {shown}")
         if self.by_code:
             lines.append("  findings by code:")
             width = max(len(c) for c in self.by_code) + 7
@@ -302,6 +312,9 @@ def cmd_verify(args) -> int:
     held = []
     try:
         for source, item, weight in walk_inputs(args.paths):
+            if isinstance(item, NotRead):
+                totals.not_read.append(source)
+                continue
             if isinstance(item, bytes):
                 try:
                     item = records.parse_binary(item)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pathlib
 import re
 import socket
 import subprocess
@@ -418,6 +419,23 @@ def test_inputs_name_files_directories_and_globs_each_once(inputs, tmp_path):
                          (tmp_path, "no archive files")):
         with pytest.raises(InputError, match=message):
             list_archives([str(bad)])
+
+
+def test_files_a_directory_leaves_out_are_named_not_dropped(tmp_path, capsys):
+    """A hidden archive or another name under a directory is not read by audit nor verify (one rule,
+    archive.walk_dir), and each names it: the manifest's inputs.not_read, verify's summary."""
+    from referee.cli import main
+
+    source = pathlib.Path(__file__).parent.parent / "samples" / "archives" / "samples.tfrecord"
+    (tmp_path / "a.tfrecord").write_bytes(source.read_bytes())
+    (tmp_path / ".b.tfrecord").write_bytes(source.read_bytes())
+    (tmp_path / "c.tfrec").write_bytes(source.read_bytes())
+    not_read: list[str] = []
+    assert [os.path.basename(a.path) for a in list_archives([str(tmp_path)], not_read)] == ["a.tfrecord"]
+    assert [os.path.basename(p) for p in not_read] == [".b.tfrecord", "c.tfrec"]
+    main(["verify", "--only-findings", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "not read: 2 file(s)" in out and ".b.tfrecord" in out and "c.tfrec" in out
 
 
 # -- issue 8: one record never fails the job ----------------------------------------------------
