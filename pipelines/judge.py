@@ -20,7 +20,7 @@ from apache_beam.pvalue import TaggedOutput
 
 from pipelines.rows import decision_rows, error_row, game_row, settlement_rows, violation_rows
 from pipelines.schemas import TABLES
-from pipelines.validate import validators
+from pipelines.validate import MAX_STRING_BYTES, validators
 from referee import records
 from referee.match import hand_of
 from referee.offers import may_have_offers
@@ -51,13 +51,16 @@ class JudgeFn(beam.DoFn):
         if record is None:
             return
         verdict = judge(record, payload, self._overrides, trace=self._decisions)
-        if record.match_id:  # its facts for the checks across its match (pipelines/matches.py)
+        # Its facts for the checks across its match (pipelines/matches.py), unless its match id cannot
+        # be a key there (over-long: then its games row is a "write" error row, and it is in no match).
+        in_match = bool(record.match_id) and len(record.match_id.encode()) <= MAX_STRING_BYTES
+        if in_match:
             yield TaggedOutput(MATCH_HANDS, (record.match_id, hand_of(record, verdict, source, offset, self._overrides)))
         if verdict.status == UNREPLAYABLE:
             yield TaggedOutput(ERRORS, error_row(source, offset, length, "replay", verdict.reason, verdict.game_id))
             return
         # A record's rows of one table travel as one list: one element instead of many per record.
-        out = {GAMES: game_row(source, offset, verdict),
+        out = {GAMES: game_row(source, offset, verdict, record.match_id, record.hand_index),
                SETTLEMENTS: settlement_rows(source, offset, verdict, seats=len(record.players) or 4)}
         if verdict.violations:
             out[VIOLATIONS] = violation_rows(source, offset, verdict)

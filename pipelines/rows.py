@@ -44,14 +44,15 @@ def error_row(file: str, offset: int, length: int, stage: str, reason: str, game
             "reason": fit_text(reason), "game_id": fit_text(game_id) if game_id else None}
 
 
-def game_row(source: str, offset: int, v: Verdict) -> dict:
+def game_row(source: str, offset: int, v: Verdict, match_id: str = "", hand_index: int = 0) -> dict:
     return {
         "source": source,
         "offset": offset,
         "game_id": str(v.game_id),
         "ruleset": str(v.ruleset),
+        "match_id": str(match_id) if match_id else None,
+        "hand_index": int(hand_index) if match_id else None,
         "status": str(v.status),
-        "reason": str(v.reason) if v.reason else None,
         "event_count": int(v.event_count),
         "winners": _ints(v.winners),
         "claimed_payments": _ints(v.claimed),

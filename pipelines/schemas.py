@@ -20,7 +20,7 @@ from referee import REFEREE_VERSION, SCHEMA_VERSION
 # 2: decisions.effect; errors.stage "write".
 # 3: the matches and match_violations tables (checks across the hands of a match).
 # 4: the rescore_games and rescore_seats tables of `mjref rescore`.
-TABLE_VERSION = 4
+TABLE_VERSION = 5
 
 
 def _schema(name: str, *fields: pa.Field) -> pa.Schema:
@@ -46,8 +46,9 @@ GAMES = _schema(
     _f("offset", pa.int64()),
     _f("game_id", pa.string()),
     _f("ruleset", pa.string()),
-    _f("status", pa.string()),  # clean | violations (unreplayable records are error rows)
-    _f("reason", pa.string(), nullable=True),
+    _f("match_id", pa.string(), nullable=True),  # null: a record of no match
+    _f("hand_index", pa.int32(), nullable=True),  # its place in that match; null with match_id
+    _f("status", pa.string()),  # clean | violations (unreplayable records are error rows, with the reason)
     _f("event_count", pa.int32()),
     _f("winners", pa.list_(_f("item", SEAT))),
     _f("claimed_payments", pa.list_(_f("item", MONEY)), nullable=True),  # null: the record claims nothing

@@ -171,3 +171,37 @@ def test_the_report_shows_and_reconciles_the_match_findings(audited, tmp_path):
         t = pq.read_table(f)
         pq.write_table(t.slice(0, t.num_rows - 1).replace_schema_metadata(t.schema.metadata), f)
         assert report.write_report(damaged, views=0)[1] is False, name
+
+
+def test_games_rows_carry_their_match_so_a_match_joins_to_its_hands(match_archive, audited):
+    """games.match_id and games.hand_index (null for a hand of no match): each match's hands and
+    their record count, from the tables alone (found by the data-team review)."""
+    out, _ = audited
+    games = table_rows(out, "games")
+    by_match: dict[str, list[int]] = {}
+    for g in games:
+        if g["match_id"] is not None:
+            by_match.setdefault(g["match_id"], []).append(g["hand_index"])
+    assert sum(1 for g in games if g["match_id"] is None and g["hand_index"] is None) == 3  # the 大连 hands
+    matches = {m["match_id"]: m for m in table_rows(out, "matches")}
+    assert set(by_match) == set(matches)
+    harbin = [sorted(hands) for match_id, hands in by_match.items() if match_id.startswith("sim-harbin")]
+    assert harbin == [list(range(5))] * 3
+
+
+def test_a_match_id_too_long_to_be_a_key_makes_write_error_rows(tmp_path):
+    """An over-long match id (over 64 KiB) would be cut in the match tables, and two matches share a
+    key: its records are `write` error rows instead, in no match (found by the data-team review)."""
+    payloads = []
+    for tail in "ab":
+        for record in simulate_match(get_ruleset("hebei"), {}, 8, 0, 2):
+            record.match_id = "M" * 70_000 + tail
+            payloads.append(records.to_binary(record))
+    path = tmp_path / "long.tfrecord"
+    archive.write_archive(path, payloads)
+    out = tmp_path / "out"
+    manifest = J.run_audit(J.AuditConfig(inputs=[str(path)], out=str(out), beam_args=[]))
+    assert manifest["reconciliation"]["ok"] and table_rows(out, "matches") == []
+    errors = table_rows(out, "errors")
+    assert len(errors) == 4 and {e["stage"] for e in errors} == {"write"}
+    assert all("games.match_id" in e["reason"] for e in errors)
