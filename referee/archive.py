@@ -73,6 +73,7 @@ OVERHEAD_BYTES = 16  # header + payload CRC
 PAYLOAD_CRC = "payload crc mismatch"
 LENGTH_CRC = "length crc mismatch"
 TRUNCATED = "truncated record at end of file"
+LENGTH_PAST_END = "frame length runs past the end of the file"  # a valid header mid-file; records follow
 GARBAGE = "garbage bytes before next valid record"
 GARBAGE_AT_END = "garbage bytes at end of file"
 DAMAGED = "damaged compressed stream"
@@ -171,7 +172,9 @@ def _diagnose(data, p: int, stop: int, n: int) -> str:
         return TRUNCATED
     length, lcrc = _unpack("<QI", data, p)
     if lcrc == _masked_crc(data[p : p + 8]):
-        return TRUNCATED if p + OVERHEAD_BYTES + length > n else PAYLOAD_CRC
+        if p + OVERHEAD_BYTES + length <= n:
+            return PAYLOAD_CRC
+        return TRUNCATED if stop >= n else LENGTH_PAST_END
     # Bad header. If the span is one frame whose payload CRC still holds, only the header broke.
     if stop - p >= OVERHEAD_BYTES and _unpack("<I", data, stop - 4)[0] == _masked_crc(
         data[p + HEADER_BYTES : stop - 4]

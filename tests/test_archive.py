@@ -327,6 +327,18 @@ def test_bad_length_crc(byte):
     assert [x for x in items if isinstance(x, A.Frame)] == _frames_except(2)
 
 
+def test_a_header_claiming_more_than_the_file_mid_file_is_not_called_the_end():
+    """A valid header mid-archive whose length runs past the end: its 12 bytes are a span named for
+    what they are (the records after it are read), not "truncated record at end of file"."""
+    whole = archive_bytes(PAYLOADS)
+    cut = offsets(PAYLOADS)[2]
+    header = A.frame(b"x" * 10**7)[:A.HEADER_BYTES]  # a length and its CRC, and no payload
+    items = list(A.scan(whole[:cut] + header + whole[cut:]))
+    assert [x for x in items if isinstance(x, A.CorruptSpan)] == [A.CorruptSpan(cut, A.HEADER_BYTES, A.LENGTH_PAST_END)]
+    assert len([x for x in items if isinstance(x, A.Frame)]) == len(PAYLOADS)
+    assert list(A.scan(whole + header))[-1] == A.CorruptSpan(len(whole), A.HEADER_BYTES, A.TRUNCATED)
+
+
 @pytest.mark.parametrize("cut", [1, 4, 9, 14, 20])
 def test_truncated_tail(cut):
     data = archive_bytes(PAYLOADS)[:-cut]
