@@ -391,3 +391,12 @@ def test_every_sample_page_steps_cleanly_through_every_event(browser, sample_pag
             assert problems == [], (path, problems)
     finally:
         context.close()
+
+
+def test_a_narrow_window_does_not_scroll_sideways(browser, tmp_path):  # noqa: F811
+    """At 380 px the page fits the window; a wide table (settlement, decisions) scrolls in its own box."""
+    path = write_view(tmp_path, "hebei/ready_lock_breach.textproto")
+    with opened(browser, path, fragment="end", viewport={"width": 380, "height": 800}) as w:
+        width, scroll = w.page.evaluate("() => [document.documentElement.clientWidth, "
+                                        "document.documentElement.scrollWidth]")
+        assert scroll <= width

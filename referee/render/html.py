@@ -354,7 +354,8 @@ def header_section(source: str, record: pb.GameRecord | None, verdict: Verdict, 
         if record.HasField("fault") and record.fault.kind:
             meta.append(f'<span class="warn">injected fault: {esc(record.fault.kind)}</span>')
     if frames:
-        meta.append(f"wall 牌墙: {frames[0].wall_remaining} after the deal")
+        meta.append(f"wall 牌墙 after the deal: {frames[0].wall_remaining} tiles, {frames[0].live} live "
+                    f"(before any indicator flip)")
     reason = ""
     if verdict.reason:
         reason = f'<p class="callout warn reason">{esc(verdict.reason)}</p>'

@@ -116,6 +116,12 @@ footer { margin-top: 28px; }
 @media (max-width: 980px) {
   .board { grid-template-columns: 1fr; grid-template-areas: "centre" "s0" "s1" "s2" "s3"; }
 }
+@media screen and (max-width: 720px) {
+  /* A wide table scrolls in its own box: the page, its controls and findings stay in the window. */
+  main table { display: block; max-width: 100%; overflow-x: auto; }
+  .lines li, .finding .message { overflow-wrap: anywhere; }
+  .meta li { white-space: normal; }
+}
 @media print {
   .board { grid-template-columns: 1fr 1fr; grid-template-areas: "centre centre" "s0 s1" "s3 s2"; }
   .centre { background: #fff; color: var(--ink); border: 1px solid var(--line); flex-direction: row;
