@@ -19,7 +19,7 @@ from typing import Iterator
 from referee import archive, records
 from referee import options as O
 from referee.codes import CODES
-from referee.match import MatchCollector, MatchResult
+from referee.match import MatchCollector, MatchResult, findings_in_archive
 from referee.rules import RULESETS
 from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, OVERRIDDEN, REFUSED, UNREPLAYABLE, VIOLATIONS, Verdict,
                              violation_json)
@@ -310,6 +310,7 @@ def cmd_verify(args) -> int:
     # (referee/match.py), so they are reported then, in input order, with the match findings attached.
     matches = MatchCollector(options)
     held = []
+    alone = {name: archive.split_source(name) for name in args.paths if archive.split_source(name)}
     try:
         for source, item, weight in walk_inputs(args.paths):
             if isinstance(item, NotRead):
@@ -321,7 +322,10 @@ def cmd_verify(args) -> int:
                 except records.RecordError:
                     pass  # judged below: an unreadable verdict
             verdict = judge(item, options, args.trace)
-            if matches.wants(item):
+            if matches.wants(item) and source in alone:  # ARCHIVE@OFFSET: its match is in the archive
+                verdict.match_findings = findings_in_archive(*alone[source], item, options)
+                report(source, item, verdict)
+            elif matches.wants(item):
                 matches.add(item, verdict, source)
                 held.append((source, item, verdict))
             else:

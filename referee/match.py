@@ -387,6 +387,28 @@ class MatchCollector:
         return results
 
 
+def findings_in_archive(path, offset: int, record: pb.GameRecord, overrides: Mapping[str, str] | None = None) -> list:
+    """The match findings of one record of an archive (its frame at `offset`), as `mjref verify`
+    finds them on the whole archive: its match's records there, judged and checked together."""
+    from referee import archive, records
+    from referee.verify import verify_record
+
+    collector, mine = MatchCollector(overrides), None
+    for frame in archive.iter_archive(path):
+        if not isinstance(frame, archive.Frame):
+            continue
+        try:
+            other = record if frame.offset == offset else records.parse_binary(frame.payload)
+        except records.RecordError:
+            continue
+        if other.match_id == record.match_id:
+            verdict = verify_record(other, overrides)
+            collector.add(other, verdict, str(path), frame.offset)
+            mine = verdict if frame.offset == offset else mine
+    collector.finish()
+    return mine.match_findings if mine is not None else []
+
+
 def attach(result: MatchResult, verdicts: list[Verdict]) -> None:
     """Put each finding on the verdict of its carrier (the record it concerns, or after a gap the
     first record after it) as a match finding: the hand's own status stays what its replay gave."""

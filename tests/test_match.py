@@ -106,6 +106,10 @@ def test_a_match_finding_leaves_the_hands_own_verdict_and_the_view_shows_it(tmp_
     verdicts = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [v["status"] for v in verdicts] == ["clean"] * 4 and [v["violations"] for v in verdicts] == [[]] * 4
     assert [[f["code"] for f in v["match_findings"]] for v in verdicts] == [[], [], [], ["MATCH_STATE_MISMATCH"]]
+    # The record named alone as ARCHIVE@OFFSET gets the same answer (its match is read from the archive).
+    assert main(["verify", "--json", verdicts[3]["source"]]) == 1
+    [alone] = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert alone == verdicts[3]
     page = tmp_path / "hand3.html"
     assert main(["view", str(path), "--game", hands[3].game_id, "--out", str(page)]) == 1
     html = page.read_text(encoding="utf-8")

@@ -40,27 +40,14 @@ def hand_page(source: str, record: pb.GameRecord, overrides=None, match_findings
 
 
 def match_findings(source: str, record: pb.GameRecord, overrides=None) -> list:
-    """The findings across the match of a record read from an archive (ARCHIVE@OFFSET) that concern
-    it: the archive's records with its match_id, judged and checked together as `mjref verify`
-    checks them (referee/match.py). None for a record of no match or not from an archive."""
+    """The findings across its match of a record read from an archive (ARCHIVE@OFFSET); none for a
+    record of no match or not from an archive."""
     path, at, offset = source.rpartition("@")
     if not record.match_id or not at or not offset.isdigit():
         return []
-    from referee.match import MatchCollector
-    from referee.verify import verify_record
+    from referee.match import findings_in_archive
 
-    collector, mine = MatchCollector(overrides), None
-    for frame in _archive_frames(pathlib.Path(path)):
-        try:
-            other = record if frame.offset == int(offset) else records.parse_binary(frame.payload)
-        except records.RecordError:
-            continue
-        if other.match_id == record.match_id:
-            verdict = verify_record(other, overrides)
-            collector.add(other, verdict, path, frame.offset)
-            mine = verdict if frame.offset == int(offset) else mine
-    collector.finish()
-    return mine.match_findings if mine is not None else []
+    return findings_in_archive(pathlib.Path(path), int(offset), record, overrides)
 
 
 def _archive_frames(path: pathlib.Path):
