@@ -60,11 +60,11 @@ def to_text(record: pb.GameRecord) -> str:
 
 
 def is_text_path(path: pathlib.Path) -> bool:
-    return path.suffix in TEXT_SUFFIXES
+    return path.suffix.lower() in TEXT_SUFFIXES  # (any case, as archive names are)
 
 
 def is_binary_path(path: pathlib.Path) -> bool:
-    return path.suffix in BINARY_SUFFIXES
+    return path.suffix.lower() in BINARY_SUFFIXES
 
 
 def read_record(path: str | pathlib.Path) -> pb.GameRecord:

@@ -316,10 +316,12 @@ class Ledger:
         """A house fee: the amount leaves the table, so the hand no longer nets to zero."""
         self.pay(payer, HOUSE, amount, reason)
 
-    def scale(self, factor: int) -> None:
-        """Every transfer so far times a factor (a room coefficient)."""
+    def scale(self, factor: int, why: str) -> None:
+        """Every transfer so far times a factor (a room coefficient), which each line then names."""
         for t in self.transfers:
             t.amount *= factor
+            if factor != 1:
+                t.reason += f"; × {factor} ({why})"
 
     def nets(self, kong_only: bool = False) -> tuple[int, ...]:
         net = [0, 0, 0, 0]

@@ -322,6 +322,9 @@ def test_jph3_1_coin_example():
     verdict = one_hand(JPH3, "123m456p789s234s55m", "5m", winner=A, options=COIN)
     assert verdict.recomputed.payments == (7200 - 250, -2400 - 250, -2400 - 250, -2400 - 250)
     assert sum(verdict.recomputed.payments) == -4 * 250
+    win_lines = [line for line in verdict.recomputed.lines if "house" not in line]  # each names N (review)
+    assert len(win_lines) == 3 and all(": 2400 (" in line and "× 600 (room coefficient N)" in line
+                                       for line in win_lines)
     assert one_hand(JPH3, "123m456p789s234s55m", "5m", winner=A).recomputed.payments == (12, -4, -4, -4)
 
 

@@ -430,12 +430,15 @@ def test_files_a_directory_leaves_out_are_named_not_dropped(tmp_path, capsys):
     (tmp_path / "a.tfrecord").write_bytes(source.read_bytes())
     (tmp_path / ".b.tfrecord").write_bytes(source.read_bytes())
     (tmp_path / "c.tfrec").write_bytes(source.read_bytes())
+    sample = source.parent.parent / "hebei" / "ready_lock_breach.textproto"
+    (tmp_path / "D.TEXTPROTO").write_bytes(sample.read_bytes())  # a record file, whatever the case
     not_read: list[str] = []
     assert [os.path.basename(a.path) for a in list_archives([str(tmp_path)], not_read)] == ["a.tfrecord"]
-    assert [os.path.basename(p) for p in not_read] == [".b.tfrecord", "c.tfrec"]
+    assert [os.path.basename(p) for p in not_read] == [".b.tfrecord", "D.TEXTPROTO", "c.tfrec"]  # archives only
     main(["verify", "--only-findings", str(tmp_path)])
     out = capsys.readouterr().out
     assert "not read: 2 file(s)" in out and ".b.tfrecord" in out and "c.tfrec" in out
+    assert "D.TEXTPROTO: game hb-ready-lock" in out  # (read, and it has a finding)
 
 
 # -- issue 8: one record never fails the job ----------------------------------------------------

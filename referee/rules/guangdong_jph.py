@@ -287,7 +287,7 @@ class JiPingHu(Ruleset):
         if self.kong_money is not None:
             self.kong_money.pay(ledger, outcome)  # J-A14 option: TDH.6.3 values, paid at once
         if self["jph_coin_conversion"]:
-            ledger.scale(self["jph_coin_room"])  # loser X·N, winner X·P·N
+            ledger.scale(self["jph_coin_room"], "room coefficient N")  # loser X·N, winner X·P·N
             for seat in range(4):
                 ledger.fee(seat, self["jph_coin_fee"], "系统回收 (house fee A)")
         return settlement(ledger, scored)

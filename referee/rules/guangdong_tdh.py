@@ -81,7 +81,9 @@ class GuangdongTDH(Ruleset):
                "TDH-A2"),
         Option("tdh_indicator_leaves_play", False, "the flipped indicator leaves play (else it stays in the wall as a normal tile)",
                "TDH-A3"),
-        Option("tdh_wilds_in_melds", False, "a 鬼 may be used in a 碰/杠 (four 鬼 make a kong)", "TDH-A4"),
+        Option("tdh_wilds_in_melds", False, "a 鬼 may be melded as its own kind: a 碰/杠 of 鬼 tiles (four 鬼 "
+               "make a kong); a 鬼 standing in for another kind in a meld is not modelled (still short of "
+               "tiles)", "TDH-A4"),
         Option("tdh_reserve_tiles", 0, "tiles that stay in the wall (none: play to the last tile)", "TDH.1"),
         Option("tdh_pass_rule", "none", "漏胡: none, or the 鸡平胡 rule (no win on that tile kind until the seat "
                "next draws or calls)", "TDH-A5", choices=("none", "jph_same_tile")),
