@@ -1213,7 +1213,8 @@ def auto_play_passes_win(ctx: Context) -> Injected | None:
             return Injected(ctx.play_on(at + 1, [auto, Legal(win, log=False), pass_event(seat)]), at + 2)
 
         def let_win_go(player: SelfPlay) -> None:
-            legal = player.replay.legal_actions(seat, player.replay.phase)
+            # The seat's choices as if it were not in 托管 (which leaves it the win alone): the fault.
+            legal = player.replay.legality.free_turn_actions(seat, player.replay.phase)
             if not any(x.kind == A.SELF_WIN for x in legal):
                 raise NoPlace
             tile, _ = player.best_discard(seat, legal)

@@ -322,7 +322,26 @@ class Legality:
         return None
 
     # -- legal action sets (for traces, the simulator, and explaining an illegal action) -----
+    def for_auto_play(self, seat: int, legal: list[A.Action]) -> list[A.Action]:
+        """A seat in 托管 where the system must win for it (Ruleset.auto_play_wins, SPEC HB.3) has
+        one choice where it can win: the win (anything else is AUTO_WIN_MISSED)."""
+        if self.rules.auto_play_wins and self.table.seats[seat].auto_play:
+            wins = [a for a in legal if a.kind in A.WINS]
+            return wins or legal
+        return legal
+
+    def forced_win(self, seat: int, legal: list[A.Action]) -> bool:
+        """Is this the set for_auto_play leaves a 托管 seat, its wins alone? (In a window, too, it
+        may not decline.)"""
+        return bool(legal) and self.rules.auto_play_wins and self.table.seats[seat].auto_play and \
+            all(a.kind in A.WINS for a in legal)
+
     def turn_actions(self, seat: int, phase) -> list[A.Action]:
+        legal = self.free_turn_actions(seat, phase)
+        return self.for_auto_play(seat, legal) if legal and legal[0].kind == A.SELF_WIN else legal
+
+    def free_turn_actions(self, seat: int, phase) -> list[A.Action]:
+        """turn_actions before the 托管 rule (for_auto_play)."""
         s, rules = self.table.seats[seat], self.rules
         # why_not_self_win is None, without writing the reason it is not:
         win = phase.drew and self.self_wins(seat) and A.Action(A.SELF_WIN, s.drawn)
@@ -399,13 +418,13 @@ class Legality:
                 for low in lows:
                     if self.why_not_call(seat, A.Action(kind, low), phase.discarder) is None:
                         legal.append(A.Action(kind, low))
-        return legal
+        return self.for_auto_play(seat, legal)
 
     def rob_actions(self, seat: int, phase) -> list[A.Action]:
         legal = [A.Action(A.PASS)]
         if self.can_ron(seat, phase.tile, A.Action(A.ROB_WIN, phase.tile)):
             legal.append(A.Action(A.ROB_WIN, phase.tile))
-        return legal
+        return self.for_auto_play(seat, legal)
 
     def chi_options(self, seat: int, tile: int) -> list[int]:
         """Lowest tiles of the sequences the seat could complete with this tile."""

@@ -125,9 +125,10 @@ def listing(keys) -> str:
 
 def legal_keys(replay, phase, seat: int) -> set[Key]:
     """The legal set of a decision point in the platform's vocabulary: what a correct platform offers."""
-    legal = {k for k in map(key_of, phase.legal(replay, seat)) if k is not None}
-    if phase.window and legal:
-        legal.add(PASS_KEY)  # a seat may always decline in a window
+    actions = phase.legal(replay, seat)
+    legal = {k for k in map(key_of, actions) if k is not None}
+    if phase.window and legal and not replay.legality.forced_win(seat, actions):
+        legal.add(PASS_KEY)  # a seat may always decline in a window (but a 托管 seat that must win)
     return legal
 
 
@@ -154,7 +155,10 @@ def diff(replay, phase, event: pb.Event) -> list[Violation]:
         elif key is not None:
             offered.add(key)
     missing = legal - offered
-    illegal = sorted(text(k) for k in offered - legal) + bad
+    # A 托管 seat that must win (its legal set the win alone) may still be shown a pass: the system
+    # acts for it, so that button is no platform error; every other action beyond the set is.
+    tolerated = {PASS_KEY} if phase.window and not legal & {PASS_KEY} else set()
+    illegal = sorted(text(k) for k in offered - legal - tolerated) + bad
     if not missing and not illegal:
         return []
     shown = ", ".join(sorted(text(k) for k in offered) + bad) or "nothing"

@@ -736,10 +736,11 @@ class Replay:
         """A seat's choice in a window (`at`: the event that logged it; None: a pass implied by
         the event that closed it, noted at the one that opened it; `declared`: what became of a
         logged declaration other than a pass). Called only when tracing."""
-        legal = tuple(map(A.label, self.legal_actions(seat, phase)))
-        if not legal or legal[0] != A.PASS:
-            legal = (A.PASS, *legal)  # a seat may always decline in a window
-        if len(legal) <= 1 and action.kind == A.PASS:
+        actions = self.legal_actions(seat, phase)
+        legal = tuple(map(A.label, actions))
+        if (not legal or legal[0] != A.PASS) and not self.legality.forced_win(seat, actions):
+            legal = (A.PASS, *legal)  # a seat may always decline in a window (but a 托管 seat that must win)
+        if legal == (A.PASS,) and action.kind == A.PASS:
             return  # nothing to decide
         effect = IMPLIED if at is None else TOOK_EFFECT if action.kind == A.PASS else declared
         self.decisions.append(Decision(phase.index if at is None else at, seat, phase.name, legal, A.label(action),

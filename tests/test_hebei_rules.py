@@ -352,3 +352,26 @@ def test_a_draw_logged_wrong_is_one_finding_whichever_tile_the_play_after_it_fit
         assert verdict.recomputed == clean.recomputed and "fits the wall's tile" in verdict.errors[0].message
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.parametrize("name", ["hb_auto_play_offered_win_only_claim", "hb_auto_play_offered_win_only_turn"])
+def test_a_seat_in_auto_play_that_can_win_has_the_win_alone(name):
+    """HB.3: a seat in 托管 wins automatically. Its legal set where it can win is the win alone (the
+    trace says so), and a platform that offers it only the win offers all it should: no
+    OFFER_MISSING for a pass or a discard (records from an independent trace review)."""
+    import pathlib
+
+    from referee import records
+    from referee.verify import verify_record
+
+    record = records.read_record(pathlib.Path(__file__).parent / "records" / f"{name}.textproto")
+    verdict = verify_record(record, trace=True)
+    assert "OFFER_MISSING" not in [v.code for v in verdict.violations]
+    won = [d for d in verdict.decisions if d.taken.startswith("win")]
+    assert won and all(d.legal == (d.taken,) for d in won)
+    if name.endswith("claim"):  # a pass button shown to it as well is no platform error: the system acts
+        from referee.proto import record_pb2 as pb
+
+        event = next(e for e in record.events if len(e.offered))
+        event.offered.add(kind=pb.ACT_PASS)
+        assert not [v.code for v in verify_record(record).violations if v.code.startswith("OFFER_")]

@@ -122,6 +122,9 @@ def oracle(replay: Replay, seat: int) -> set:
             legal.add(A.Action(A.ROB_WIN, phase.tile))
     elif isinstance(phase, DrawDue) and seat == phase.seat:
         legal.add(A.Action(A.DRAW))
+    wins_only = {a for a in legal if a.kind in A.WINS}
+    if s.auto_play and wins_only:  # HB.3: a seat in 托管 wins automatically; nothing else is open to it
+        return wins_only
     return legal
 
 
