@@ -21,7 +21,7 @@ from referee import options as O
 from referee.codes import CODES
 from referee.match import MatchCollector, MatchResult, findings_in_archive
 from referee.rules import RULESETS
-from referee.verdict import (CLEAN, DECLARED, ERROR, IMPLIED, OVERRIDDEN, REFUSED, UNREPLAYABLE, VIOLATIONS, Verdict,
+from referee.verdict import (CLEAN, DECLARED, IMPLIED, OVERRIDDEN, REFUSED, UNREPLAYABLE, VIOLATIONS, Verdict,
                              violation_json)
 from referee.verify import verify_bytes, verify_record
 
@@ -303,14 +303,13 @@ def cmd_verify(args) -> int:
         totals.add(verdict, item)
         if not args.only_findings or verdict.status != CLEAN or verdict.violations or verdict.match_findings:
             emit(render_json(source, verdict, args.trace) if args.json else render_text(source, verdict))
-        match_errors = any(v.severity == ERROR for v in verdict.match_findings)
-        worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status], int(match_errors))
+        worst = max(worst, {CLEAN: 0, VIOLATIONS: 1, UNREPLAYABLE: 2}[verdict.status], int(bool(verdict.match_errors)))
 
     # The records of a match (those with a match_id) are checked together once the input is read
     # (referee/match.py), so they are reported then, in input order, with the match findings attached.
     matches = MatchCollector(options)
     held = []
-    alone = {name: archive.split_source(name) for name in args.paths if archive.split_source(name)}
+    alone = {name: named for name in args.paths if (named := archive.split_source(name))}
     try:
         for source, item, weight in walk_inputs(args.paths):
             if isinstance(item, NotRead):

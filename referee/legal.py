@@ -322,10 +322,14 @@ class Legality:
         return None
 
     # -- legal action sets (for traces, the simulator, and explaining an illegal action) -----
+    def must_win(self, seat: int) -> bool:
+        """Is the seat in 托管 where the system must win for it (Ruleset.auto_play_wins, SPEC HB.3)?"""
+        return self.rules.auto_play_wins and self.table.seats[seat].auto_play
+
     def for_auto_play(self, seat: int, legal: list[A.Action]) -> list[A.Action]:
-        """A seat in 托管 where the system must win for it (Ruleset.auto_play_wins, SPEC HB.3) has
-        one choice where it can win: the win (anything else is AUTO_WIN_MISSED)."""
-        if self.rules.auto_play_wins and self.table.seats[seat].auto_play:
+        """A seat that must_win has one choice where it can win: the win (anything else is
+        AUTO_WIN_MISSED)."""
+        if self.must_win(seat):
             wins = [a for a in legal if a.kind in A.WINS]
             return wins or legal
         return legal
@@ -333,8 +337,7 @@ class Legality:
     def forced_win(self, seat: int, legal: list[A.Action]) -> bool:
         """Is this the set for_auto_play leaves a 托管 seat, its wins alone? (In a window, too, it
         may not decline.)"""
-        return bool(legal) and self.rules.auto_play_wins and self.table.seats[seat].auto_play and \
-            all(a.kind in A.WINS for a in legal)
+        return bool(legal) and self.must_win(seat) and all(a.kind in A.WINS for a in legal)
 
     def turn_actions(self, seat: int, phase) -> list[A.Action]:
         legal = self.free_turn_actions(seat, phase)

@@ -474,7 +474,7 @@ class Replay:
         s = self.table.seats[seat]
         tile = T.label(win.tile) if win.tile is not None else "the drawn tile"
         index = at if at is not None else self.index if win.kind == A.SELF_WIN else phase.index
-        if s.auto_play and self.rules.auto_play_wins:
+        if self.legality.must_win(seat):
             self.flag("AUTO_WIN_MISSED", seat, f"seat {seat} was in auto-play and could win on {tile}; "
                       f"the system must win for it", index=index)
         else:

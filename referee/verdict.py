@@ -90,6 +90,10 @@ class Verdict:
     def errors(self) -> list[Violation]:
         return [v for v in self.violations if v.severity == ERROR]
 
+    @property
+    def match_errors(self) -> list[Violation]:
+        return [v for v in self.match_findings if v.severity == ERROR]
+
     def to_json(self) -> dict:
         return {
             "game_id": self.game_id,

@@ -19,7 +19,7 @@ from referee.proto import record_pb2 as pb
 from referee.options import option_pair
 from referee.render.html import UNREADABLE, render_hand, render_unreadable
 from referee.timeline import timeline
-from referee.verdict import CLEAN, ERROR, UNREPLAYABLE, VIOLATIONS, Verdict
+from referee.verdict import CLEAN, UNREPLAYABLE, VIOLATIONS, Verdict
 
 
 class NoRecord(ValueError):
@@ -42,12 +42,13 @@ def hand_page(source: str, record: pb.GameRecord, overrides=None, match_findings
 def match_findings(source: str, record: pb.GameRecord, overrides=None) -> list:
     """The findings across its match of a record read from an archive (ARCHIVE@OFFSET); none for a
     record of no match or not from an archive."""
-    path, at, offset = source.rpartition("@")
-    if not record.match_id or not at or not offset.isdigit():
+    if not record.match_id:
         return []
+    from referee import archive
     from referee.match import findings_in_archive
 
-    return findings_in_archive(pathlib.Path(path), int(offset), record, overrides)
+    named = archive.split_source(source)  # (as find_record names a record of an archive)
+    return findings_in_archive(*named, record, overrides) if named else []
 
 
 def _archive_frames(path: pathlib.Path):
@@ -146,7 +147,7 @@ def cmd_view(args) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page, encoding="utf-8")
     summary = verdict.status if verdict.status != VIOLATIONS else f"{len(verdict.errors)} violation(s)"
-    matched = [v for v in verdict.match_findings if v.severity == ERROR]
+    matched = verdict.match_errors
     if matched:
         summary += f"; {len(matched)} match finding(s)"
     print(f"wrote {out} ({verdict.game_id or source}: {summary})")
