@@ -206,7 +206,10 @@ def test_appendix_a_jph3_pinghu_self_draw():
 def test_appendix_a_jph3_inside_patterns_capped_at_three():
     # 碰碰胡 2 + 自摸 1 + 风位 (南, B's seat wind) 1 + 三元 (中) 1 = 5, capped at 3: X = 8.
     verdict = one_hand(JPH3, "SSSCCC111m999p55s", "5s", kind="self")
-    assert names(verdict, B) == {"碰碰胡": 2, "自摸": 1, "风位": 1, "三元牌 中": 1, "爆胡": 3}
+    # The cap is what it took off, so the breakdown adds up to the hand's 番, as the line shows it.
+    assert names(verdict, B) == {"碰碰胡": 2, "自摸": 1, "风位": 1, "三元牌 中": 1, "爆胡": -2}
+    assert sum(names(verdict, B).values()) == 3
+    assert "碰碰胡+自摸+风位+三元牌 中 = 5番, 爆胡 -2 = 3番, 2^3 = 8" in verdict.recomputed.lines[0]
     assert verdict.recomputed.payments == (-8, 24, -8, -8)
 
 
@@ -226,7 +229,10 @@ def kong_flower(b: HandBuilder, sc: Scene) -> None:
 def test_appendix_a_chicken_hand_on_a_kong_replacement_pays_the_cap(ruleset, x):
     # 鸡胡 (+自摸) after a 暗杠: the 杠上开花 floor raises it to the cap (3番 = 8, 5番 = 32).
     verdict = Scene(ruleset, {B: "222p234m678s55s34m"}, reserved="2p5m").run(kong_flower)
-    assert "杠上开花 按爆胡计" in names(verdict, B)
+    fan = 3 if ruleset == JPH3 else 5
+    assert "杠上开花 按爆胡计" in names(verdict, B) and sum(names(verdict, B).values()) == fan
+    assert f", 杠上开花 按爆胡计 +{fan - sum(v for n, v in names(verdict, B).items() if '按' not in n)} = {fan}番" \
+        in verdict.recomputed.lines[0]
     assert verdict.recomputed.payments == (-x, 3 * x, -x, -x)
 
 
@@ -454,7 +460,7 @@ def test_each_dragon_pung_adds_one(ruleset, x):
 def test_gg5_inside_patterns_capped_at_five():
     # 碰碰胡 4 + 风位 1 + two 三元 2 = 7, capped at 5.
     verdict = one_hand(GG5, "SSSCCCFFF111m55p", "5p")
-    assert names(verdict, B)["爆胡"] == 5
+    assert names(verdict, B)["爆胡"] == -2 and sum(names(verdict, B).values()) == 5
     assert verdict.recomputed.payments == (-32, 32, 0, 0)
 
 

@@ -31,6 +31,8 @@ STANDARD, SEVEN_PAIRS, ORPHANS = "standard", "seven_pairs", "thirteen_orphans"
 WINDS, DRAGONS = tuple(T.WINDS), tuple(T.DRAGONS)
 TERMINALS = (0, 8, 9, 17, 18, 26)
 ADDITIONS = ("自摸", "风位", "风圈", "三元牌 中", "三元牌 发", "三元牌 白", "听牌")  # J.6.2 附加
+# J.6.3 in a breakdown: what the 爆胡 cap took off (negative), what a floor added ("杠上开花 按爆胡计").
+CAP, FLOORED = "爆胡", " 按爆胡计"
 # Settlement codes this rule book explains (explain_mismatch), in the order they are tried.
 SLIPS = ("LIABILITY_IGNORED", "FAN_CAP_NOT_APPLIED", "FAN_FLOOR_NOT_APPLIED", "EXTRAS_ON_SPECIAL")
 # A platform that ignores 包 charges a win's usual payers. A 抢杠 then has two: the konger alone, as
@@ -46,6 +48,18 @@ class RobbedAsSelfDraw(Liability):
 
 
 IGNORED_LIABILITIES = {"LIABILITY_IGNORED": (RobbedKonger(as_self_draw=False),), ROB_AS_SELF_DRAW: (RobbedAsSelfDraw(),)}
+
+
+def fan_sum(breakdown: list[tuple[str, int]], fan: int) -> str:
+    """The hand's 番 as a sum an arbiter can follow: '碰碰胡+自摸 = 3番', and, where the cap or a
+    floor changed it, '碰碰胡+自摸+风位+风圈 = 5番, 爆胡 -2 = 3番'."""
+    changed = [name == CAP or name.endswith(FLOORED) for name, _ in breakdown]
+    patterns = [item for item, change in zip(breakdown, changed) if not change]
+    text = f"{'+'.join(name for name, _ in patterns)} = {sum(value for _, value in patterns)}番"
+    if any(changed):
+        text += ", " + ", ".join(f"{name} {value:+d}" for (name, value), change in zip(breakdown, changed) if change)
+        text += f" = {fan}番"
+    return text
 
 
 @dataclass(frozen=True)
@@ -235,13 +249,13 @@ class JiPingHu(Ruleset):
             return count.total(scored) + (self.extras(scored) if extras else 0)
 
         _view, scored = best_reading(self.patterns, views, value=value)
-        counted = count.counted(scored)
-        breakdown = [(p.name, p.value) for p in counted]
-        if count.capped(scored):
-            breakdown.append(("爆胡", self.TABLE.cap))
+        breakdown = [(p.name, p.value) for p in count.counted(scored)]
         if extras and self.extras(scored):
             breakdown += [(p.name, p.value) for p in scored if p.name in ADDITIONS]
-        return value(scored), breakdown
+        fan = value(scored)
+        if count.capped(scored):  # what the cap took off, so that the breakdown adds up to the 番
+            breakdown.append((CAP, fan - sum(v for _, v in breakdown)))
+        return fan, breakdown
 
     @staticmethod
     def extras(scored: list[Pattern]) -> int:
@@ -266,14 +280,14 @@ class JiPingHu(Ruleset):
         fan, breakdown = self.hand_fan(win, HandContext.of(outcome), slip)
         floor = self.floor(win, outcome) if slip != "FAN_FLOOR_NOT_APPLIED" else ""
         if floor and fan < self.TABLE.cap:
+            breakdown.append((f"{floor}{FLOORED}", self.TABLE.cap - fan))  # what the floor adds
             fan = self.TABLE.cap
-            breakdown.append((f"{floor} 按爆胡计", self.TABLE.cap))
         x = doubled(fan)
-        names = "+".join(name for name, _ in breakdown)
         rule = applied(self.liabilities, win, outcome, self.usual_shares)[0] if slip not in IGNORED_LIABILITIES \
             else None
         liable = f", {rule.label}" if rule is not None else ""
-        return Priced(breakdown, lambda share: x, lambda share: f"{win.kind}: {names} = {fan}番, 2^{fan} = {x}{liable}")
+        return Priced(breakdown, lambda share: x,
+                      lambda share: f"{win.kind}: {fan_sum(breakdown, fan)}, 2^{fan} = {x}{liable}")
 
     # -- J.6.4 settlement ------------------------------------------------------------------------
     def settle(self, outcome: Outcome, slip: str = "") -> Settlement:
