@@ -303,6 +303,17 @@ class Transfer:
     kong: bool = False
 
 
+def largest_remainders(amounts: list[int], total: int) -> list[int]:
+    """The amounts scaled to add up to `total` (at most their sum): each floored, then one more
+    for each of the largest remainders, the earlier amount first on a tie."""
+    whole = sum(amounts)
+    scaled = [a * total // whole for a in amounts]
+    order = sorted(range(len(amounts)), key=lambda i: (-(amounts[i] * total % whole), i))
+    for i in order[:total - sum(scaled)]:
+        scaled[i] += 1
+    return scaled
+
+
 @dataclass
 class Ledger:
     """Who pays whom and why; nets and explanation lines derive from it."""
@@ -343,29 +354,36 @@ class Ledger:
         A seat that would gain more than the limit has what each payer owes it reduced
         pro rata, each payer's total rounded down once ("reduce the payers pro rata (floor)");
         then a seat that would lose more has its payments reduced the same way (SPEC HB-A11,
-        DL-A12). Each of a payer's lines (the hand, each kong) is scaled, and its first line takes
-        up what their separate floors lost.
+        DL-A12). Each of a counterpart's lines (the hand, each kong) is scaled by the same factor,
+        and what their separate floors lost goes to the largest remainders (the earlier line on
+        a tie). Each changed line says whose net was clipped.
         """
         before = [t.amount for t in self.transfers]
+        why: dict[int, str] = {}  # transfer index -> the clipped seat's note
         for gaining in (True, False):
             nets = self.nets()
             for seat in range(4):
                 over = nets[seat] > limit if gaining else nets[seat] < -limit
                 if not over:
                     continue
-                mine = [t for t in self.transfers if (t.payee if gaining else t.payer) == seat]
-                gross = sum(t.amount for t in mine)
+                mine = [i for i, t in enumerate(self.transfers) if (t.payee if gaining else t.payer) == seat]
+                gross = sum(self.transfers[i].amount for i in mine)
                 # What flows the other way stays as it is.
                 counter = gross - nets[seat] if gaining else gross + nets[seat]
                 target = limit + counter
-                by_other: dict[int, list[Transfer]] = {}
-                for t in mine:
-                    by_other.setdefault(t.payer if gaining else t.payee, []).append(t)
+                by_other: dict[int, list[int]] = {}
+                for i in mine:
+                    t = self.transfers[i]
+                    by_other.setdefault(t.payer if gaining else t.payee, []).append(i)
+                note = (f"seat {seat} gains at most {limit}: its payers pay pro rata" if gaining else
+                        f"seat {seat} loses at most {limit}: what it pays is cut pro rata")
                 for lines in by_other.values():
-                    share = sum(t.amount for t in lines) * target // gross
-                    for t in lines:
-                        t.amount = t.amount * target // gross
-                    lines[0].amount += share - sum(t.amount for t in lines)  # what the lines' own floors lost
-        for t, amount in zip(self.transfers, before):
+                    amounts = [self.transfers[i].amount for i in lines]
+                    share = sum(amounts) * target // gross
+                    for i, amount in zip(lines, largest_remainders(amounts, share)):
+                        if amount != self.transfers[i].amount:
+                            self.transfers[i].amount = amount
+                            why[i] = note
+        for i, (t, amount) in enumerate(zip(self.transfers, before)):
             if t.amount != amount:
-                t.reason += f"; {amount} capped to {t.amount} (each seat's net at most ±{limit}, payers pro rata)"
+                t.reason += f"; {amount} capped to {t.amount} ({why[i]})"

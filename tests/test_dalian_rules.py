@@ -295,7 +295,8 @@ def test_cap_scales_the_payers_pro_rata():
     """DL-A12: 冲宝 at base 100 is 6400 + 3200 + 3200; the winner is clipped to 1000, payers pro rata."""
     verdict = judge(flip(around(ready(hand("dl-cap", dl_base=100))), tile="3p").win(1, "self", "3p"))
     assert verdict.recomputed.payments == (-500, 1000, -250, -250)
-    assert all("capped to" in line and "±1000" in line for line in verdict.recomputed.lines)
+    assert all("capped to" in line and "(seat 1 gains at most 1000: its payers pay pro rata)" in line
+               for line in verdict.recomputed.lines)
     uncapped = judge(flip(around(ready(hand("dl-uncapped", dl_base=100, dl_cap=0))), tile="3p").win(1, "self", "3p"))
     assert uncapped.recomputed.payments == (-6400, 12800, -3200, -3200)
 

@@ -177,7 +177,7 @@ def test_cap_clips_the_winner_and_keeps_zero_sum():
     assert result.payments == (999, -333, -333, -333)
     # Each line says what it owes before the cap, the room multiplier, and the cap (arbiter review).
     assert result.lines[0] == ("seat 1 -> seat 0: 333 (win self-draw: (base 4 + 12 (门清+十三幺)) × 100 (room); "
-                               "1600 capped to 333 (each seat's net at most ±1000, payers pro rata))")
+                               "1600 capped to 333 (seat 0 gains at most 1000: its payers pay pro rata))")
     uncapped = settle(win(DEALER, A.SELF_WIN, "19m19p19sESWNCFP1m", "1m"), hb_room_multiplier=100, hb_cap=0)
     assert uncapped.payments == (4800, -1600, -1600, -1600)
     assert "capped" not in uncapped.lines[0] and "× 100 (room)" in uncapped.lines[0]
@@ -190,7 +190,21 @@ def test_cap_floors_each_payer_once_not_each_line():
                      Transfer(C, DEALER, 750, "hand"), Transfer(D, DEALER, 750, "hand")])
     ledger.cap(1000)  # 2250 clipped to 1000: each payer 750 x 1000 / 2250 = 333.3
     assert ledger.nets() == (999, -333, -333, -333)
-    assert [t.amount for t in ledger.transfers] == [269, 64, 333, 333]  # the first line takes up the floors' loss
+    assert [t.amount for t in ledger.transfers] == [269, 64, 333, 333]  # 268.9 + 64.4: the larger remainder takes it
+
+
+def test_cap_of_a_payer_scales_each_line_alike():
+    """A payer clipped (包三家 to two robbers, cap 30): what it pays each receiver is cut pro rata,
+    every line by the same factor, the floors' loss to the largest remainders; each line says
+    whose net was clipped (a settlement-oracle review: lines 8, 8, 10 read 6, 4, 5 and 'payers
+    pro rata', though the payer was the seat clipped)."""
+    ledger = Ledger([Transfer(DEALER, B, 8, "C's share"), Transfer(DEALER, B, 8, "D's share"),
+                     Transfer(DEALER, B, 10, "own share"), Transfer(DEALER, C, 8, "B's share"),
+                     Transfer(DEALER, C, 10, "own share"), Transfer(DEALER, C, 8, "D's share")])
+    ledger.cap(30)  # 52 clipped to 30: each receiver 26 x 30 / 52 = 15, each line x 15/26
+    assert ledger.nets() == (-30, 15, 15, 0)
+    assert [t.amount for t in ledger.transfers] == [5, 4, 6, 5, 6, 4]  # 4.6, 4.6, 5.8: the 5.8 and the first 4.6 round up
+    assert all(t.reason.endswith("(seat 0 loses at most 30: what it pays is cut pro rata)") for t in ledger.transfers)
 
 
 # -- the dealer: HB.1 and HB-A12 -------------------------------------------------------------
