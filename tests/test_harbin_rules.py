@@ -342,7 +342,9 @@ def test_robbed_kong_paid_by_the_konger_alone_option():
     b.discard(0, "1p").pon(1, "1p").discard(1, "C").draw(2, "6m").discard(2, "6m").pon(3, "6m").discard(3, "5m")
     b.draw_discard(0, "8p").draw(1, "5s").discard(1, "5s", ready=True)
     b.draw_discard(2, "7s").draw(3, "6m").kong(3, "added", "6m").win(1, "rob", "6m")
-    assert payments(b) == (0, 2, 0, -2)  # 抢杠 = 自摸 (M 2) × seat 3's factor (open: 1)
+    # 抢杠 = 自摸 (M 2), every share paid by the robbed seat as 出冲 pays them (包付): 2 × (3 + 3 + 1), seats
+    # 0 and 2 门清, seat 3 open. (It paid its own share alone, 2: less than a discard to that seat pays.)
+    assert payments(b) == (0, 14, 0, -14)
 
 
 def test_old_bao_stays_at_the_tail_option():

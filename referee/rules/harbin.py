@@ -48,10 +48,10 @@ class Harbin(BaoFamily):
         Option("hrb_chuchong_factor", 3, "loser factor of a discarder who had not declared 听 (出冲)", "HRB-A1", least=1),
         Option("hrb_chuchong_pays_all", True,
                "出冲: the unready discarder pays every loser's share (包付); else only its own", "HRB-A1"),
-        Option("hrb_ting_discard_all_pay", True,
-               "a win on a 听 seat's discard is paid by all three losers; else by the discarder alone", "HRB-A1"),
-        Option("hrb_rob_paid_by_all", True, "抢杠 is paid like 自摸, by all three (else the robbed seat alone)",
-               "HRB.6.1"),
+        Option("hrb_ting_discard_all_pay", True, "a win on a 听 seat's discard is paid by all three losers; else "
+               "by the discarder alone, its own share (听 discarder \"只給一番\")", "HRB-A1"),
+        Option("hrb_rob_paid_by_all", True, "抢杠 is paid like 自摸, by all three (else the robbed seat alone pays "
+               "all three shares, as 出冲 包付)", "HRB.6.1"),
         # Conditions.
         Option("hrb_hongzhong_counts_as_yaojiu", True, "红中 satisfies the 幺九 condition (model hands 1 and 4)",
                "HRB-A2"),
@@ -227,7 +227,7 @@ class Harbin(BaoFamily):
             else:
                 pairs = [(p, p) for p in others] if self["hrb_ting_discard_all_pay"] else [(d, d)]
         elif win.kind == A.ROB_WIN and not self["hrb_rob_paid_by_all"]:
-            pairs = [(win.from_seat, win.from_seat)]
+            pairs = [(win.from_seat, p) for p in others]  # "單獨賠付" as 出冲 包付: every share
         else:
             pairs = [(p, p) for p in others]
         if self.liable(outcome) and win.seat != outcome.dealer:
