@@ -93,7 +93,8 @@ CODES: dict[str, Code] = {
              "the last live draws win by self-draw only: nobody may win on a discard made after one of them",
              variants="harbin"),
         Code("WIN_AFTER_PASSED_WIN", "漏胡后胡牌", "win after passing one for good",
-             "a seat that passed a win on a discard may not win on a discard again this hand, and one that "
+             "a seat that passed a win on another seat's tile (a discard or a robbed kong) may not win on one "
+             "again this hand, and one that "
              "passed a self-drawn win (冲宝/摸宝 included) may not win by self-draw again", variants="dalian,harbin"),
         Code("READY_NOT_OPEN", "未开门听牌", "ready declaration before opening",
              "听 needs 开门 first: at least one 吃, 碰 or 明杠 (a 暗杠 does not open the hand)",

@@ -210,7 +210,8 @@ class Legality:
         if action.kind == A.KONG_CONCEALED and s.hand[tile] != 4:
             return "ILLEGAL_CALL", f"暗杠 {T.label(tile)} needs four in hand; seat {seat} holds {s.hand[tile]}"
         if action.kind == A.KONG_ADDED and tile not in rules.added_kong_tiles(s.hand, s.melds, s.drawn):
-            return "ILLEGAL_CALL", f"补杠 {T.label(tile)} needs a 碰 of it and the fourth tile in hand"
+            fourth = "in hand" if rules.added_kong_with_held_tile else "just drawn"
+            return "ILLEGAL_CALL", f"补杠 {T.label(tile)} needs a 碰 of it and the fourth tile {fourth}"
         return self.why_not_kong_here(seat, action)
 
     def why_not_kong_here(self, seat: int, action: A.Action) -> Issue:

@@ -548,3 +548,15 @@ def test_trace_lists_the_chongbao_look():
         assert [(d.legal, d.taken, d.effect) for d in verdict.decisions if d.window == "chongbao"] == [
             (legal, f"win self-draw {named}", "refused")]
     assert looks("self_draw_after_passed_chongbao") == [(10, 1, legal, "pass", "took effect")]
+
+
+@pytest.mark.parametrize("held_tile_allowed", [True, False])
+def test_added_kong_with_a_tile_held_from_before(held_tile_allowed):
+    """DL.2 "玩家碰牌后，又摸到杠牌", read as HB-A13 does (the common case): B 碰s 1p holding three, keeps
+    the fourth and 补杠s it after its next draw; with dl_added_kong_with_held_tile off, ILLEGAL_CALL
+    (a random-play review found no option for the literal reading)."""
+    options = {} if held_tile_allowed else {"dl_added_kong_with_held_tile": False}
+    b = hand("dl-held-fourth", b="234m678s45p9m111pE", **options).discard(0, "1p").pon(1, "1p").discard(1, "E")
+    b = around(b).draw(1, "3m").kong(1, "added", "1p").draw(1, "2m", replacement=True).discard(1, "2m")  # 9-12
+    found = codes(verify_record(b.build(claim=False, strict=False)))
+    assert found == ([] if held_tile_allowed else [("ILLEGAL_CALL", 10)]) + [("HAND_INCOMPLETE", None)]

@@ -389,3 +389,19 @@ def test_a_seat_in_auto_play_that_can_win_has_the_win_alone(name):
         event = next(e for e in record.events if len(e.offered))
         event.offered.add(kind=pb.ACT_PASS)
         assert not [v.code for v in verify_record(record).violations if v.code.startswith("OFFER_")]
+
+
+@pytest.mark.parametrize("held_tile_allowed", [True, False])
+def test_added_kong_with_a_tile_held_from_before(held_tile_allowed):
+    """HB-A13: seat 1 碰s 9p holding three, keeps the fourth, and 补杠s it a go-round later after drawing
+    1m: legal by default; with hb_added_kong_with_held_tile off only the tile just drawn may make it."""
+    from referee.builder import HandBuilder
+    from referee.verify import verify_record
+
+    options = {} if held_tile_allowed else {"hb_added_kong_with_held_tile": "false"}
+    b = HandBuilder("hb-held-fourth", ruleset="hebei", options=options).deal(
+        "1249m135789p1357s", "123p456p2345s999p", "1349m2468p24789s", "2355m34778p1166s")
+    b.discard(0, "9p").pon(1, "9p").discard(1, "5s").draw_discard(2, "7p").draw_discard(3, "9m").draw_discard(0, "4p")
+    b.draw(1, "1m").kong(1, "added", "9p").draw(1, "2m", replacement=True).discard(1, "2m")  # 9-12
+    found = [(v.code, v.event_index) for v in verify_record(b.build(claim=False, strict=False)).violations]
+    assert found == ([] if held_tile_allowed else [("ILLEGAL_CALL", 10)]) + [("HAND_INCOMPLETE", None)]

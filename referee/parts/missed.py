@@ -72,7 +72,8 @@ class SameKindUntilMove(AnyUntilDraw):
 
 class Permanent(NoMissedWinRule):
     """Passing a win on a discard forfeits every later win on a discard, and passing a
-    self-draw every later self-draw, for the rest of the hand (大连 DL.4, supplement S5)."""
+    self-draw every later self-draw, for the rest of the hand (大连 DL.4, supplement S5). A robbed
+    补杠 is another seat's tile, as a discard is (its konger pays as the discarder, DL-A8)."""
     name = "permanent"
     code = PASSED_FOR_GOOD
 
@@ -86,8 +87,8 @@ class Permanent(NoMissedWinRule):
         if action.kind == A.SELF_WIN and seat.self_locked:
             return PASSED_FOR_GOOD, f"seat {seat.index} passed a self-drawn win earlier and may not win by self-draw"
         if action.kind != A.SELF_WIN and seat.ron_locked is not None:
-            return PASSED_FOR_GOOD, (f"seat {seat.index} passed a win on a discard earlier and may not win on a "
-                                     f"discard")
+            return PASSED_FOR_GOOD, (f"seat {seat.index} passed a win on another seat's tile earlier (a discard or "
+                                     f"a robbed kong) and may not win on one again this hand")
         return None
 
 

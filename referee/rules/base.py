@@ -77,6 +77,7 @@ class Ruleset:
     multiple_ron = True  # 一炮多响
     robbable_kongs: tuple[str, ...] = (ADDED,)
     kong_after_pon = False  # may a seat 补杠 in the turn of a 碰 (that one or an older one), before its discard?
+    added_kong_with_held_tile = True  # may a 补杠's fourth tile be one held from before, not only the one drawn?
     # Does the system win for a seat in 托管 (auto-play)? Only then is a win it lets go an error
     # (AUTO_WIN_MISSED); elsewhere it is a pass like any other (MISSED_WIN and the 漏胡 rule).
     auto_play_wins = False
@@ -249,8 +250,10 @@ class Ruleset:
         return None
 
     def added_kong_tiles(self, hand: list[int], melds: list[Meld], drawn: int | None) -> list[int]:
-        """Tiles this seat may 补杠 now: a 碰 of the tile plus a fourth one in hand."""
-        return [m.tile for m in melds if m.kind == PON and hand[m.tile]]
+        """Tiles this seat may 补杠 now: a 碰 of the tile plus a fourth one in hand (the one just
+        drawn, unless added_kong_with_held_tile)."""
+        return [m.tile for m in melds if m.kind == PON and hand[m.tile] and
+                (self.added_kong_with_held_tile or m.tile == drawn)]
 
     def waits(self, hand: list[int], melds: list[Meld], wilds: frozenset[int] = NO_WILDS,
               room: list[int] | None = None) -> tuple[int, ...]:

@@ -71,10 +71,13 @@ class Dalian(BaoFamily):
         Option("dl_ready_shape_wait_enough", False, "a wait of the shape alone makes 听 legal and is kept by the "
                "lock (else only waits that give a legal win)", "DL.3.2"),
         Option("dl_no_bugang_at_4", False, "no 补杠 either at four tiles in hand", "DL.4"),
+        Option("dl_added_kong_with_held_tile", True, "补杠 may use a fourth tile already held, not only the one "
+               "just drawn (\"又摸到杠牌\" read as the common case, as HB-A13)", "DL.2"),
     )
 
     def configure(self) -> None:
         self.chi_from_left_only = self["dl_chi_from_left_only"]
+        self.added_kong_with_held_tile = self["dl_added_kong_with_held_tile"]
         # DL.3.4: the 宝 by dice at a 听 seat's draw, 冲宝 on first sight, the old one back in place
         # (DL-A5: it stays in the wall); a 冲宝 or 摸宝 let go is a passed self-draw (DL.4).
         self.wilds = Bao(DICE, old_leaves_play=False, chongbao=True, back_stacks=self["dl_bao_back_stacks"],

@@ -72,6 +72,7 @@ class Hebei(Ruleset):
         self.multiple_ron = self["hb_multiple_ron"]
         self.missed_win = missed.RULES[self["hb_missed_win_rule"]]
         self.kong_after_pon = self["hb_kong_after_pon"]  # HB.2 [REC]: no kong in the turn of a 碰
+        self.added_kong_with_held_tile = self["hb_added_kong_with_held_tile"]  # HB-A13
         # HB-A4: after 听, discard the drawn tile, no 碰, kongs only if still ready (HB.3 [REC]: "还可听"
         # is tenpai, not the same waits).
         lock = ReadyLock("READY_LOCK_BREACH", "READY_PON", "READY_KONG_BREAKS_TENPAI",
@@ -90,11 +91,6 @@ class Hebei(Ruleset):
     # -- HB.5 winning shapes ----------------------------------------------------------------
     def orphan_pair_kinds(self):
         return DRAGONS if self["hb_13orphans_dragon_pair_only"] else None
-
-    def added_kong_tiles(self, hand, melds, drawn):
-        if self["hb_added_kong_with_held_tile"]:
-            return super().added_kong_tiles(hand, melds, drawn)
-        return [t for t in super().added_kong_tiles(hand, melds, drawn) if t == drawn]
 
     # -- HB.6.2 pattern 番 ------------------------------------------------------------------
     def _patterns(self) -> tuple[Pattern, ...]:
