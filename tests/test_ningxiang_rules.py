@@ -596,17 +596,32 @@ def test_a_fengdong_kings_discard_is_won_on_at_face_value():
     assert errors_of(b.build(claim=False, strict=False))[:1] == [("FALSE_WIN", 9)]
 
 
-def test_a_king_discarded_against_the_rules_stays_a_king():
-    """Only a 纯王 the 封东 lock forced out is its face: seat 3, under no lock,
-    discards 8万 (WILD_DISCARDED), and the dealer's win on it as a 纯王 standing for 2万 adds no
-    FALSE_WIN to that finding."""
+def test_a_king_discarded_against_the_rules_counts_at_face():
+    """NX.5 "each 纯王 in the concealed hand" is wild: one taken from another seat is its face, however
+    it came out. Seat 3, under no lock, discards 8万 (WILD_DISCARDED), and the dealer's win on it as
+    a 纯王 standing for 2万 is a FALSE_WIN as well."""
     from referee.builder import HandBuilder
 
     b = HandBuilder("nx-king-stays", ruleset="ningxiang").deal(
         "123p456p789s555s2m9s", JUNK_2, JUNK_3, KONG_1).flip_indicator("7m")
     b.discard(0, "9s").draw_discard(1, "1p").draw_discard(2, "9p").draw(3, "8m").discard(3, "8m")  # 1-7
     b.win(0, "discard", "8m").birds("9m5p")  # 8-9
-    assert errors_of(b.build(claim=False, strict=False)) == [("WILD_DISCARDED", 7)]
+    assert errors_of(b.build(claim=False, strict=False)) == [("WILD_DISCARDED", 7), ("FALSE_WIN", 8)]
+
+
+def test_a_gangshang_pao_on_a_king_counts_it_at_face():
+    """(A record from an independent random-play review.) 杠上炮 is a ron with the konger as the
+    discarder (NX.2): a 纯王 revealed by 打筛 is its face to another seat, as a discarded one is
+    (NX-A12). The konger, not ready after its kong, cannot win; seat 2 waits on 4m/7m and claims 8p
+    (a 纯王 under the 正王 9p) as a wildcard: FALSE_WIN, not a paid 平胡."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_gangshang_pao_on_pure_king.textproto"
+    verdict = verify_record(records.read_record(path))
+    assert [(v.code, v.event_index, v.seat) for v in verdict.errors] == [("FALSE_WIN", 5, 2)]
+    assert not verdict.winners
 
 
 def test_a_fengdong_kings_discard_may_be_taken_by_chi():

@@ -220,7 +220,8 @@ class DashaiWindow(Phase):
         named = [a.tile for a, _ in declared[winner]]
         could = [t for t in sorted(set(self.tiles)) if t not in named and replay.legality.can_ron(winner, t)]
         tile = replay.rules.best_tile(replay.view, winner, named + could, konger)
-        replay.add_win(winner, A.RON, tile, konger, declared[winner][0][1], on_kong_reveal=True)
+        replay.add_win(winner, A.RON, tile, konger, declared[winner][0][1], on_kong_reveal=True,
+                       face_tile=replay.rules.discard_at_face(replay.view, tile))
         replay.phase = Ended()
 
     def pending(self):

@@ -172,8 +172,8 @@ class Ruleset:
         return self.multiple_ron
 
     def discard_at_face(self, view, tile: int) -> bool:
-        """Is the claim window's discard, of a wild kind, its natural face to whoever takes it or
-        wins on it (宁乡 NX-A12)? Elsewhere a discarded wild is a violation and stays wild."""
+        """Is a tile of a wild kind that a seat takes or wins from another (the claim window's discard,
+        an 打筛 tile) its natural face (宁乡 NX.5, NX-A12)? Elsewhere a discarded wild stays wild."""
         return False
 
     def may_borrow_kong(self, view, seat: int, tile: int) -> bool:

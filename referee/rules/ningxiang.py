@@ -389,8 +389,8 @@ class Ningxiang(Ruleset):
         if kind in (A.RON, A.ROB_WIN) and tile == view.indicator and not self["nx_king_is_wild"]:
             return "RON_ON_KING", f"{T.label(tile)} is the 正王: it can be won on only by self-draw"
         if kind == A.RON and self.discard_at_face(view, tile) and not self.wins_at_face(view, seat, tile):
-            return "FALSE_WIN", (f"seat {seat} declared 胡 on the discarded {T.label(tile)}, which counts at its face "
-                                 f"(NX-A12), not as a 纯王, and does not complete its hand")
+            return "FALSE_WIN", (f"seat {seat} declared 胡 on {T.label(tile)}, another seat's tile, which counts "
+                                 f"at its face (NX-A12), not as a 纯王, and does not complete its hand")
         if kind in (A.PON, A.CHI, A.KONG_EXPOSED, A.KONG_CONCEALED, A.KONG_ADDED, A.KONG_BORROWED):
             return self.forbid_call(view, seat, action)
         return None
@@ -413,11 +413,12 @@ class Ningxiang(Ruleset):
         return self.forbid_kong(view, seat, action)
 
     def discard_at_face(self, view, tile: int) -> bool:
-        """NX-A12: a 纯王 that the 封东 lock made its seat discard is its natural face. One discarded
-        against the rules (WILD_DISCARDED), or by a 报听 seat letting its drawn tile go (our reading
-        of NX-A11, which the SPEC does not extend NX-A12 to), stays a 纯王."""
-        phase = view.phase
-        return tile in view.wilds and type(phase) is Claim and FENG_DONG in view.seats[phase.discarder].locks
+        """NX.5 "each 纯王 in the concealed hand may stand for any tile"; NX-A12 "such a discarded 纯王
+        is treated as its natural face": a 纯王 taken from another seat is its face, whatever made
+        that seat let it go (the 封东 lock, a 报听 seat's drawn tile, a WILD_DISCARDED discard) and
+        on an 打筛 tile too (杠上炮: "the konger is the discarder"). The konger's own 杠上开花 on it is
+        a self-draw, in hand, so wild."""
+        return tile in view.wilds and (type(view.phase) is Claim or isinstance(view.phase, DashaiWindow))
 
     def wins_at_face(self, view, seat: int, tile: int) -> bool:
         """Does this tile, taken at its face, complete the seat's hand (its own 纯王 stay wild)?"""
@@ -576,7 +577,7 @@ class Ningxiang(Ruleset):
             hand = list(s.hand)
             hand[t] += 1
             win = WinInfo(seat, A.RON, t, source, hand, list(s.melds), 0, ready=s.ready, on_kong_reveal=True,
-                          wilds=view.wilds, room=view.room(seat))
+                          wilds=view.wilds, room=view.room(seat), face_tile=self.discard_at_face(view, t))
             return self.hand_value(win, HandContext(view.dealer, view.indicator))[0]
 
         return max(winnable, key=lambda t: (value(t), -winnable.index(t)))
