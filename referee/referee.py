@@ -885,7 +885,8 @@ class Replay:
         s.version += 1
         if self._moves_matter:
             self.rules.missed_win.moved(s)
-        self.drawn_tile_wins = wins or self.legality.drawn_wild and self.rules.drawn_wild_wins(self.view, seat, tile)
+        self.drawn_tile_wins = wins or self.legality.drawn_wild and self.rules.drawn_wild_wins(self.view, seat, tile) \
+            or self.legality.instant and bool(self.rules.instant_hands(self.view, s.hand, s.melds, False))
         self.phase = Turn.of(seat, True, replacement)
 
     def take_tile(self, seat: int, draw: pb.Draw, replacement: bool) -> int:

@@ -809,3 +809,30 @@ def test_a_baoting_the_rules_did_not_allow_binds_nothing():
     b.draw_discard(2, "3p").draw_discard(3, "9m").draw(0, "6m").discard(0, "6m")  # 5-12
     kept = b.build(claim=False, strict=False)
     assert [c for c in codes(kept) if c[0] not in ("HAND_INCOMPLETE", "MISSED_WIN")] == [("BAOTING_BY_DEALER", 1)]
+
+
+def test_passing_an_instant_hand_after_a_draw_is_noted():
+    """(A record from an independent random-play review.) NX-A4: 四王 may be declared on the holder's
+    turn right after a draw. Seat 2 draws its fourth 纯王 (8p; 正王 7p) and discards: a missed win,
+    noted as a passed shape self-draw is (the trace listed the win; no note was made)."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_passed_siwang_after_draw.textproto"
+    verdict = verify_record(records.read_record(path))
+    assert (("MISSED_WIN", 3, 2) in [(v.code, v.event_index, v.seat) for v in verdict.violations])
+
+
+def test_a_pass_then_fengdong_in_one_window_is_noted():
+    """(A record from an independent random-play review.) Seat 0 logs 过 on seat 3's 2p, which wins
+    for it, then declares 封东 before the window closes: the win it let go is noted at its 过 (the lock
+    hid it from the window's close)."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_pass_then_fengdong.textproto"
+    verdict = verify_record(records.read_record(path))
+    notes = [(v.event_index, v.seat) for v in verdict.violations if v.code == "MISSED_WIN"]
+    assert (68, 0) in notes and (59, 0) in notes

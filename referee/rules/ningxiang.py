@@ -347,8 +347,11 @@ class Ningxiang(Ruleset):
     def on_feng_dong(self, replay, event) -> bool:
         """封东: the seat may only draw and discard until someone wins; all four at the start end
         the hand at once."""
-        table = replay.table
-        table.seats[event.seat].locks[FENG_DONG] = True
+        table, phase, seat = replay.table, replay.phase, event.seat
+        if type(phase) is Claim and seat in phase.declared and phase.declared[seat][0].kind == A.PASS:
+            # The win it let go in this window, judged before the lock hides it from the window's close.
+            replay.check_missed_win(seat, A.Action(A.RON, phase.tile), phase, at=phase.declared[seat][1])
+        table.seats[seat].locks[FENG_DONG] = True
         if table.deal_window and all(FENG_DONG in s.locks for s in table.seats):
             replay.outcome.declared_end = ALL_FENG_DONG
             replay.end()
