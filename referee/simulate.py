@@ -245,7 +245,8 @@ class SelfPlay:
         seat = phase.seat
         legal = self.replay.legal_actions(seat, phase)
         win = next((a for a in legal if a.kind == A.SELF_WIN), None)
-        if win is not None and self.wants_win(seat):
+        # (A seat with no legal discard, such as a 宁乡 报听 seat that drew a 纯王, must take its win.)
+        if win is not None and (self.wants_win(seat) or not any(a.kind in A.DISCARDS for a in legal)):
             self.emit(phase.event_for(self.replay, seat, win), phase)
             return
         discard, cost = self.best_discard(seat, legal)

@@ -71,9 +71,6 @@ class Seat:
     drawn_live: int | None = None  # live tiles left before that draw (self-draw-only last draws)
     ready: str = ""  # the ready declaration made (actions.TING, JIATING, BAOTING), "" for none
     ready_waits: tuple[int, ...] = ()  # the waits its declaration holds it to (Ruleset.lock_waits)
-    # A declaration the rules refused (宁乡's 报听 out of turn): it binds nothing and earns nothing,
-    # but a seat that keeps to it, as a platform that took it would make it, breaks nothing either.
-    refused_ready: str = ""
     auto_play: bool = False
     discarded: bool = False  # has made its first discard (ends its 起手 window)
     # 摸打 locks: draw and discard only, by the rule that set them (封东, 打筛); True if the
@@ -191,7 +188,6 @@ class SeatView:
     drawn = property(attrgetter("_seat.drawn"), doc="the tile just drawn, or None")
     ready = property(attrgetter("_seat.ready"), doc="the ready declaration made, or ''")
     ready_waits = property(attrgetter("_seat.ready_waits"))
-    refused_ready = property(attrgetter("_seat.refused_ready"))
     auto_play = property(attrgetter("_seat.auto_play"))
     discarded = property(attrgetter("_seat.discarded"))
     locks = property(lambda self: MappingProxyType(self._seat.locks), doc="read-only, not a copy: asked per action")

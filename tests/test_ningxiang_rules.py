@@ -803,12 +803,29 @@ def test_a_baoting_the_rules_did_not_allow_binds_nothing():
     b = nx_hand("nx-baoting-late-free").discard(0, "9s").baoting(1).draw(1, "5m").discard(1, "2s")  # 1-4
     record = b.draw_discard(2, "3p").draw_discard(3, "9m").build(claim=False, strict=False)
     assert [c for c in codes(record) if c[0] != "HAND_INCOMPLETE"] == [("BAOTING_OUT_OF_WINDOW", 2)]
-    # The dealer's 报听, refused, played as a platform that took it makes the seat play: it lets its
-    # drawn 纯王 (6m) go, which a 报听 seat must; keeping to a refused lock is no second finding.
+    # The dealer's 报听, refused, then its drawn 纯王 (6m) let go: WILD_DISCARDED, as for any seat but a
+    # 封东 one (NX-A12; a 报听 seat that draws a 纯王 holds a win and must take it).
     b = nx_hand("nx-baoting-dealer-kept").baoting(0).discard(0, "9s").draw_discard(1, "1m")  # 0-4
     b.draw_discard(2, "3p").draw_discard(3, "9m").draw(0, "6m").discard(0, "6m")  # 5-12
     kept = b.build(claim=False, strict=False)
-    assert [c for c in codes(kept) if c[0] not in ("HAND_INCOMPLETE", "MISSED_WIN")] == [("BAOTING_BY_DEALER", 1)]
+    assert [c for c in codes(kept) if c[0] not in ("HAND_INCOMPLETE", "MISSED_WIN")] == [
+        ("BAOTING_BY_DEALER", 1), ("WILD_DISCARDED", 10)]
+
+
+def test_a_baoting_seat_that_draws_a_king_must_win():
+    """(A record from an independent trace review.) NX.1/NX.4: a 纯王 is never discarded, 封东 alone
+    excepted (NX-A12). Seat 1, 报听 on a ready hand, draws the 纯王 6m (正王 7m): the 纯王 completes the
+    hand and the lock allows no other discard, so its one legal action is the win; letting the 6m go
+    is WILD_DISCARDED (the trace listed it as legal, and nothing was found)."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_baoting_discards_drawn_king.textproto"
+    verdict = verify_record(records.read_record(path), trace=True)
+    assert [(v.code, v.event_index) for v in verdict.errors if v.code != "HAND_INCOMPLETE"] == [("WILD_DISCARDED", 4)]
+    turn = next(d for d in verdict.decisions if d.event_index == 4 and d.seat == 1)
+    assert turn.legal == ("win self-draw 6m",)
 
 
 def test_passing_an_instant_hand_after_a_draw_is_noted():
@@ -836,3 +853,30 @@ def test_a_pass_then_fengdong_in_one_window_is_noted():
     verdict = verify_record(records.read_record(path))
     notes = [(v.event_index, v.seat) for v in verdict.violations if v.code == "MISSED_WIN"]
     assert (68, 0) in notes and (59, 0) in notes
+
+
+def test_a_fengdong_seat_may_not_declare_baoting():
+    """(A record from an independent trace review.) NX.4: a 封东 seat may only draw and discard. Seat 3
+    declares 封东, then 报听, before the dealer's first discard: FENGDONG_BREACH, as for its 起手 win,
+    and the trace offers it nothing to decide at the deal (it listed 报听 as legal)."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_fengdong_then_baoting.textproto"
+    verdict = verify_record(records.read_record(path), trace=True)
+    assert [(v.code, v.event_index, v.seat) for v in verdict.errors] == [("FENGDONG_BREACH", 2, 3)]
+    assert not [d for d in verdict.decisions if d.seat == 3 and d.window == "deal" and "ready at the deal" in d.legal]
+
+
+def test_a_kong_flower_is_judged_with_the_room_of_any_win():
+    """(A record from an independent trace review.) A wildcard never stands for a copy not in play (a
+    fifth 6p beside a 明杠 of 6p), on any draw, and on the 打筛 tiles too: seat 2's 杠上开花 on 8p works
+    only so, and is FALSE_WIN (it was judged clean there while refused everywhere else)."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_dashai_wild_as_fifth_copy.textproto"
+    verdict = verify_record(records.read_record(path))
+    assert ("FALSE_WIN", 44, 2) in [(v.code, v.event_index, v.seat) for v in verdict.errors] and not verdict.winners

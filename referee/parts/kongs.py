@@ -128,7 +128,7 @@ class DashaiWindow(Phase):
         s = replay.table.seats[self.konger]
         hand = list(s.hand)
         hand[tile] += 1
-        return replay.rules.is_win(hand, s.melds, replay.table.wilds)
+        return replay.legality.is_win(hand, s.melds)  # (a wildcard within room, as on any draw)
 
     def own_win_issue(self, replay, tile: int):
         """Why the konger may not take 杠上开花 on a revealed tile its hand wins on: the conditions

@@ -180,8 +180,7 @@ class OpeningReady(NoReady):
         s = replay.table.seats[seat]
         if replay.flag_issue(self.declaration_issue(replay.legality, seat, A.Action(A.OPENING_READY), None, None),
                              seat):
-            s.refused_ready = A.BAOTING  # binds nothing and earns nothing: one finding, no lock to breach
-            return True
+            return True  # binds nothing and earns nothing: one finding, no lock to breach
         s.ready = A.BAOTING
         s.ready_waits = replay.rules.lock_waits(s.ready, s.hand, s.melds, replay.legality.waits(seat))
         return True
@@ -194,6 +193,9 @@ class OpeningReady(NoReady):
         if not table.deal_window or (self.after_indicator and table.indicator is None) or s.ready:
             return "BAOTING_OUT_OF_WINDOW", (f"seat {seat} declared 报听 outside the window between the 正王 "
                                              f"flip and the dealer's first discard")
+        forbidden = legality.rules.forbid(legality.view, seat, action)  # (宁乡: a 封东 seat declares nothing)
+        if forbidden:
+            return forbidden
         if not legality.waits(seat):
             return "BAOTING_NOT_TENPAI", lambda: f"seat {seat}'s hand {s.concealed()} waits on nothing"
         return legality.rules.ready_conditions(legality.view, seat, action, tuple(s.hand), tuple(s.melds))

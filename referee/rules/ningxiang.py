@@ -376,10 +376,8 @@ class Ningxiang(Ruleset):
                     return "FENGDONG_BREACH", f"seat {seat} is 封东 and must discard the tile it drew"
                 if self["nx_fengdong_discards_drawn_wild"]:
                     return None
-            if tile in view.wilds and not ((s.ready or s.refused_ready) and tile == drawn):
-                # A 报听 seat must let its drawn tile go; as for 封东 (NX-A12), the lock is the
-                # more specific rule, else a seat that drew a 纯王 and passed the win has no move.
-                # (One whose 报听 was refused may keep to it as the platform made it: one finding.)
+            if tile in view.wilds:
+                # (封东 alone may let a 纯王 go, NX-A12: a 报听 seat that draws one holds a win, and must take it.)
                 return "WILD_DISCARDED", f"seat {seat} discarded {T.label(tile)}, a 纯王"
             if view.haidi_taker == seat and view.last_live_draw and tile != drawn:
                 return "HAIDI_NOT_DISCARDED", (f"seat {seat} took the 海底 {T.label(drawn)} and must discard it, "
@@ -418,8 +416,7 @@ class Ningxiang(Ruleset):
     def discard_at_face(self, view, tile: int) -> bool:
         """NX.5 "each 纯王 in the concealed hand may stand for any tile"; NX-A12 "such a discarded 纯王
         is treated as its natural face": a 纯王 taken from another seat is its face, whatever made
-        that seat let it go (the 封东 lock, a 报听 seat's drawn tile, a WILD_DISCARDED discard) and
-        on an 打筛 tile too (杠上炮: "the konger is the discarder"). The konger's own 杠上开花 on it is
+        that seat let it go (the 封东 lock, a WILD_DISCARDED discard) and on an 打筛 tile too (杠上炮: "the konger is the discarder"). The konger's own 杠上开花 on it is
         a self-draw, in hand, so wild."""
         return tile in view.wilds and (type(view.phase) is Claim or isinstance(view.phase, DashaiWindow))
 
