@@ -127,8 +127,8 @@ def _():
 
 
 # -- one record per Ningxiang violation code ---------------------------------------------------
-@sample("wild_discarded", "violations", ["WILD_DISCARDED@9", "MISSED_WIN@9"],
-        "the dealer draws the 纯王 6m and discards it (seat 1 could take it as a wild, noted)", NX)
+@sample("wild_discarded", "violations", ["WILD_DISCARDED@9"],
+        "the dealer draws the 纯王 6m and discards it (to seat 1, waiting on 2s, it is 6m at its face: no win)", NX)
 def _():
     b = opening(hand("nx-wild-discarded")).draw(0, "6m").discard(0, "6m")  # 8-9
     return b.draw(1, "2s").win(1, "self", "2s").birds("1s3m").build(strict=False)
