@@ -13,7 +13,7 @@ from itertools import compress
 from referee import actions as A
 from referee import tiles as T
 from referee.rules.base import Ruleset
-from referee.state import ADDED, BORROWED, CONCEALED, EXPOSED, KONG, PON, Meld, TableView, melds_key
+from referee.state import ADDED, BORROWED, CHI, CONCEALED, EXPOSED, KONG, PON, Meld, TableView, melds_key
 
 KONG_KIND_BY_FROM_HAND = {4: CONCEALED, 3: EXPOSED, 1: ADDED, 0: BORROWED}  # (actions.KONG_FROM_HAND)
 
@@ -203,8 +203,9 @@ class Legality:
 
     def why_not_own_kong(self, seat: int, action: A.Action, phase) -> Issue:
         s, tile, rules = self.table.seats[seat], action.tile, self.rules
-        if not phase.drew and not (rules.kong_after_pon and action.kind in A.AFTER_PON_KONGS and s.melds
-                                   and s.melds[-1].kind == PON):
+        called = s.melds[-1].kind if s.melds else None  # (the turn of a call: the call just made)
+        if not phase.drew and not (rules.kong_after_call and called in (PON, CHI)) and not (
+                rules.kong_after_pon and action.kind in A.AFTER_PON_KONGS and called == PON):
             after = ", or a 补杠 right after a 碰" if rules.kong_after_pon else ""
             return "ILLEGAL_CALL", f"seat {seat} may not kong in the turn it called (only after a draw{after})"
         if action.kind == A.KONG_CONCEALED and s.hand[tile] != 4:

@@ -655,7 +655,9 @@ class Replay:
         if action.kind == A.KONG_EXPOSED:
             return self.rules.kong_draw.continues(closer)
         kind = closer.WhichOneof("kind")
-        return kind == "discard" or kind == "kong" and action.kind == A.PON and self.rules.kong_after_pon
+        rules = self.rules
+        return kind == "discard" or kind == "kong" and (action.kind == A.PON and rules.kong_after_pon
+                                                        or action.kind in (A.PON, A.CHI) and rules.kong_after_call)
 
     def close_claim(self, phase: Claim, closer: pb.Event | None) -> None:
         declared, table = phase.declared, self.table

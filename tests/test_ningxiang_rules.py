@@ -880,3 +880,26 @@ def test_a_kong_flower_is_judged_with_the_room_of_any_win():
     path = pathlib.Path(__file__).parent / "records" / "nx_dashai_wild_as_fifth_copy.textproto"
     verdict = verify_record(records.read_record(path))
     assert ("FALSE_WIN", 44, 2) in [(v.code, v.event_index, v.seat) for v in verdict.errors] and not verdict.winners
+
+
+def test_a_concealed_kong_in_the_turn_of_a_chi():
+    """(A record from an independent trace review.) NX.2: an 暗杠 is made on the seat's own turn when it
+    is ready, and NX.4 forbids no kong after a call: seat 1 吃s the dealer's 1p, then makes its 暗杠
+    of 9s before discarding, ready after it, and wins 杠上开花 on the 打筛 3s (it was ILLEGAL_CALL)."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "nx_concealed_kong_after_chi.textproto"
+    verdict = verify_record(records.read_record(path), trace=True)
+    assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
+    turn = next(d for d in verdict.decisions if d.event_index == 3 and d.seat == 1)
+    assert turn.taken == "kong concealed 9s" and "kong concealed 9s" in turn.legal
+
+
+def test_a_kong_in_the_turn_of_a_chi_still_needs_a_ready_hand():
+    """NX.2's kong condition in the turn of a call: ready before the call, or after the kong. Seat 1 吃s
+    2s with 1s3s and makes its 暗杠 of 9p, ready neither with 9999p13s2468p135m nor with 2468p135m."""
+    b = nx_hand("nx-kong-after-chi-not-ready", seat1="9999p13s2468p135m", dealer_tiles="1249m13578p12579s")
+    b.discard(0, "2s").chi(1, "1s3s").kong(1, "concealed", "9p").dashai(1, "4m5m")  # 1-4
+    assert codes(b.build(claim=False, strict=False))[:1] == [("KONG_NOT_READY", 3)]

@@ -77,6 +77,7 @@ class Ruleset:
     multiple_ron = True  # 一炮多响
     robbable_kongs: tuple[str, ...] = (ADDED,)
     kong_after_pon = False  # may a seat 补杠 in the turn of a 碰 (that one or an older one), before its discard?
+    kong_after_call = False  # may it make any own kong (暗杠 too) in the turn of a 吃 or 碰, before its discard?
     added_kong_with_held_tile = True  # may a 补杠's fourth tile be one held from before, not only the one drawn?
     # Does the system win for a seat in 托管 (auto-play)? Only then is a win it lets go an error
     # (AUTO_WIN_MISSED); elsewhere it is a pass like any other (MISSED_WIN and the 漏胡 rule).

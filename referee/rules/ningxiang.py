@@ -49,6 +49,7 @@ class Ningxiang(Ruleset):
     multiple_ron = False  # "没有一炮多响": only 海底炮 may be won by several (通炮)
     robbable_kongs = (ADDED,)  # only a 碰杠
     kong_after_pon = True  # NX.2 "先选择碰牌，再选择杠或者…碰牌后选择杠": a 补杠 right after a 碰
+    kong_after_call = True  # NX.2 暗杠 "own turn" and ready: the turn of a 吃 or 碰 is one (NX.4 forbids no such kong)
     options = (
         Option("nx_king_is_wild", False, "the 正王 itself is wild too (it is a natural tile by default)", "NX-A1"),
         Option("nx_pure_kings_wrap", True, "纯王 wrap at the ends: 正王 1 gives 9 and 2, 正王 9 gives 8 and 1",
@@ -439,9 +440,12 @@ class Ningxiang(Ruleset):
         before, before_melds = list(s.hand), s.melds
         if action.kind != A.KONG_EXPOSED and s.drawn is not None:
             before[s.drawn] -= 1  # "听牌状态" is the hand waiting before this turn's draw
-        elif action.kind in A.AFTER_PON_KONGS and s.drawn is None and sum(before) % 3 == 2 and \
-                s.melds and s.melds[-1].kind == PON:
-            before[s.melds[-1].tile] += 2  # a kong right after a 碰: the hand waiting before that 碰
+        elif action.kind != A.KONG_EXPOSED and sum(before) % 3 == 2 and s.melds and s.melds[-1].kind in (PON, CHI):
+            last = s.melds[-1]  # a kong right after a 吃 or 碰: the hand waiting before that call
+            shown = list(last.tiles)
+            shown.remove(last.claimed_tile if last.claimed_tile is not None else last.tile)
+            for t in shown:
+                before[t] += 1
             before_melds = s.melds[:-1]
         after, melds = view.hand_after_kong(seat, tile, A.KONG_FROM_HAND[action.kind])
         if not view.waits_of_hand(after, melds) and not view.waits_of_hand(before, before_melds):
