@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import partial
+from operator import itemgetter
 
 from referee import SCHEMA_VERSION
 from referee import actions as A
@@ -46,6 +47,7 @@ ENUM_FIELDS = {kind: (name, enum, frozenset(enum.values())) for kind, name, enum
     ("chi", "ready", pb.ReadyKind), ("ready", "kind", pb.ReadyKind), ("indicator", "kind", pb.IndicatorKind))}
 WIND_CODES = (pb.E, pb.S, pb.W, pb.N)  # the Tile codes a round_wind may hold (0: not logged, East)
 FROM_CODE = T.FROM_CODE
+EVENT_INDEX = itemgetter(0)  # a Decision's event_index
 PASS = A.Action(A.PASS)
 DEAL_ORDER = tuple(tuple(deal_seats(dealer)) for dealer in range(4))
 OTHERS = tuple(tuple((seat + k) % 4 for k in (1, 2, 3)) for seat in range(4))  # in play order
@@ -278,6 +280,13 @@ class Replay:
         kong = events[at].kong
         label = {pb.CONCEALED: "暗杠", pb.EXPOSED: "明杠", pb.ADDED: "补杠", pb.BORROWED: "借子杠"}.get(kong.kind, "杠")
         robbable = "/".join(KONG_LABELS[k] for k in self.rules.robbable_kongs) or "no kong"
+        tile = FROM_CODE.get(kong.tile)
+        if self.trace and tile is not None:  # the decision the finding is about, where the replay stops
+            rob, phase = A.Action(A.ROB_WIN, tile), self.phase
+            if type(phase) is Claim and event.seat != phase.discarder:  # a 直杠: the discard's window, still open
+                self.note_window_decision(event.seat, phase, rob, self.index, REFUSED)
+            else:
+                self.decisions.append(Decision(self.index, event.seat, Rob.name, (A.PASS,), A.label(rob), REFUSED))
         self.flag("ROB_NOT_ROBBABLE", event.seat, f"seat {event.seat} declared 抢杠胡 on seat {events[at].seat}'s "
                   f"{label}; in {self.rules.name} only a {robbable} can be robbed", fatal=True)
 
@@ -964,7 +973,9 @@ def judge_replay(record: pb.GameRecord, rules: Ruleset, trace: bool = False,
         replay.run()
     except Unreplayable as err:
         return Verdict(game_id, rules.name, UNREPLAYABLE, reason=str(err), event_count=len(record.events)), []
-    verdict = Verdict(game_id, rules.name, CLEAN, violations=replay.violations, decisions=replay.decisions,
+    # In event order (a window's choices are noted when it closes, a later event's sometimes first).
+    decisions = sorted(replay.decisions, key=EVENT_INDEX) if replay.decisions else replay.decisions
+    verdict = Verdict(game_id, rules.name, CLEAN, violations=replay.violations, decisions=decisions,
                       event_count=len(record.events))
     claimed = record.claimed if record.HasField("claimed") else None
     if claimed is not None and claimed.payments:

@@ -432,6 +432,28 @@ def test_trace_shows_the_legal_set_of_a_win_that_stops_the_referee(capsys):
         ("claim", ["pass"], "win on discard 2s", "refused")]
 
 
+@pytest.mark.parametrize("sample, window, legal", [
+    ("guangdong_jph3/rob_direct_kong", "claim", ["pass", "win on discard 3p", "chi 123p"]),
+    ("guangdong_gg5/rob_concealed_kong", "rob", ["pass"])])
+def test_trace_shows_a_rob_of_a_kong_that_cannot_be_robbed(capsys, sample, window, legal):
+    """(An independent trace review.) 抢杠胡 on a 直杠 or an 暗杠 (ROB_NOT_ROBBABLE) is a refused win in
+    the trace like any other; on a 直杠 its legal set is the discard's own window, where the seat
+    could have won on the discard (the trace listed nothing there)."""
+    code, [verdict] = run_json(capsys, "--trace", SAMPLES / f"{sample}.textproto")
+    [finding] = [v for v in verdict["violations"] if v["code"] == "ROB_NOT_ROBBABLE"]
+    at = [d for d in verdict["decisions"] if d["event_index"] == finding["event_index"] and d["seat"] == finding["seat"]]
+    assert [(d["window"], d["legal"], d["effect"]) for d in at] == [(window, legal, "refused")]
+
+
+def test_trace_lists_decisions_in_event_order(capsys):
+    """A claim window's choices are noted when it closes; the trace still reads in event order (an
+    independent trace review found event 2 listed before event 1)."""
+    for path in sorted(SAMPLES.glob("*/*.textproto")):
+        code, [verdict] = run_json(capsys, "--trace", path)
+        indexes = [d["event_index"] for d in verdict["decisions"]]
+        assert indexes == sorted(indexes), path
+
+
 # -- out-of-range enum values are findings; referee bugs are told apart ---------------------------
 def _with(record, kind, field, value):
     """Set the field on the first event of this kind, or on a new last event of it."""
