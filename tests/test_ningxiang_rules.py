@@ -903,3 +903,20 @@ def test_a_kong_in_the_turn_of_a_chi_still_needs_a_ready_hand():
     b = nx_hand("nx-kong-after-chi-not-ready", seat1="9999p13s2468p135m", dealer_tiles="1249m13578p12579s")
     b.discard(0, "2s").chi(1, "1s3s").kong(1, "concealed", "9p").dashai(1, "4m5m")  # 1-4
     assert codes(b.build(claim=False, strict=False))[:1] == [("KONG_NOT_READY", 3)]
+
+
+def test_the_haidi_taker_discards_a_king_it_drew():
+    """NX.4 "要到海底牌未胡牌，必须打出海底牌": a seat that takes the 海底 and does not win discards it, a
+    纯王 too, as a 封东 seat does (NX-A12, the more specific rule); any other discard is still
+    HAIDI_NOT_DISCARDED (it had no legal discard at all)."""
+    from types import SimpleNamespace
+
+    rules = get_ruleset("ningxiang")
+    six, eight, one = T.parse("6m")[0], T.parse("8m")[0], T.parse("1p")[0]
+    seat = SimpleNamespace(drawn=six, locks={})
+    view = SimpleNamespace(seats=[seat] * 4, wilds=frozenset((six, eight)), haidi_taker=2, last_live_draw=True)
+    assert rules.forbid(view, 2, A.Action(A.DISCARD, six)) is None
+    assert rules.forbid(view, 2, A.Action(A.DISCARD, one))[0] == "HAIDI_NOT_DISCARDED"
+    assert rules.forbid(view, 2, A.Action(A.DISCARD, eight))[0] == "WILD_DISCARDED"
+    view.last_live_draw = False  # not the 海底: a drawn 纯王 stays in hand
+    assert rules.forbid(view, 2, A.Action(A.DISCARD, six))[0] == "WILD_DISCARDED"

@@ -377,10 +377,12 @@ class Ningxiang(Ruleset):
                     return "FENGDONG_BREACH", f"seat {seat} is 封东 and must discard the tile it drew"
                 if self["nx_fengdong_discards_drawn_wild"]:
                     return None
-            if tile in view.wilds:
-                # (封东 alone may let a 纯王 go, NX-A12: a 报听 seat that draws one holds a win, and must take it.)
+            haidi = view.haidi_taker == seat and view.last_live_draw
+            if tile in view.wilds and not (haidi and tile == drawn):
+                # Only a seat a more specific rule makes discard its drawn 纯王 may let one go (NX-A12): 封东,
+                # and the 海底 taker ("必须打出海底牌"). A 报听 seat that draws one holds a win, and must take it.
                 return "WILD_DISCARDED", f"seat {seat} discarded {T.label(tile)}, a 纯王"
-            if view.haidi_taker == seat and view.last_live_draw and tile != drawn:
+            if haidi and tile != drawn:
                 return "HAIDI_NOT_DISCARDED", (f"seat {seat} took the 海底 {T.label(drawn)} and must discard it, "
                                                f"not {T.label(tile)}")
             return None
