@@ -161,8 +161,15 @@ class Legality:
         if self.holds_win(seat):
             return True
         s = self.table.seats[seat]
-        return (self.instant and bool(self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat)))
-                or self.drawn_wild and s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn))
+        return self.instant_win(seat) or \
+            self.drawn_wild and s.drawn is not None and self.rules.drawn_wild_wins(self.view, seat, s.drawn)
+
+    def instant_win(self, seat: int) -> bool:
+        """Does the seat hold a hand that wins as it is, with no shape (宁乡's 起手 and 四王-like hands, NX-A4)?"""
+        if not self.instant:
+            return False
+        s = self.table.seats[seat]
+        return bool(self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat)))
 
     # -- checks -----------------------------------------------------------------------------
     def why_not_discard(self, seat: int, action: A.Action) -> Issue:

@@ -47,7 +47,7 @@ ENUM_FIELDS = {kind: (name, enum, frozenset(enum.values())) for kind, name, enum
     ("chi", "ready", pb.ReadyKind), ("ready", "kind", pb.ReadyKind), ("indicator", "kind", pb.IndicatorKind))}
 WIND_CODES = (pb.E, pb.S, pb.W, pb.N)  # the Tile codes a round_wind may hold (0: not logged, East)
 FROM_CODE = T.FROM_CODE
-EVENT_INDEX = itemgetter(0)  # a Decision's event_index
+EVENT_ORDER = itemgetter(0, 1, 2)  # a Decision's event_index, seat and window: the decisions table's order
 PASS = A.Action(A.PASS)
 DEAL_ORDER = tuple(tuple(deal_seats(dealer)) for dealer in range(4))
 OTHERS = tuple(tuple((seat + k) % 4 for k in (1, 2, 3)) for seat in range(4))  # in play order
@@ -284,6 +284,8 @@ class Replay:
         if self.trace and tile is not None:  # the decision the finding is about, where the replay stops
             rob, phase = A.Action(A.ROB_WIN, tile), self.phase
             if type(phase) is Claim and event.seat != phase.discarder:  # a 直杠: the discard's window, still open
+                for seat, (action, at) in phase.declared.items():  # the kong itself, and any other choice logged
+                    self.note_window_decision(seat, phase, action, at)
                 self.note_window_decision(event.seat, phase, rob, self.index, REFUSED)
             else:
                 self.decisions.append(Decision(self.index, event.seat, Rob.name, (A.PASS,), A.label(rob), REFUSED))
@@ -338,7 +340,7 @@ class Replay:
         self.legality.forget_waits()
         if isinstance(self.phase, Turn) and self.phase.drew:
             s = self.table.seats[self.phase.seat]
-            self.drawn_tile_wins = self.legality.is_win(s.hand, s.melds)
+            self.drawn_tile_wins = self.legality.is_win(s.hand, s.melds) or self.legality.instant_win(self.phase.seat)
 
     # -- compatibility views used by tools and tests ----------------------------------------
     @property
@@ -481,13 +483,17 @@ class Replay:
         if not possible:
             return
         s = self.table.seats[seat]
-        tile = T.label(win.tile) if win.tile is not None else "the drawn tile"
+        what = f"on {T.label(win.tile)}" if win.tile is not None else "on the drawn tile"
+        instant = win.kind == A.SELF_WIN and legality.instant and not legality.holds_win(seat) and \
+            self.rules.instant_hands(self.view, s.hand, s.melds, legality.opening(seat))
+        if instant:  # a hand that wins with no shape
+            what = "with " + "+".join(instant)
         index = at if at is not None else self.index if win.kind == A.SELF_WIN else phase.index
         if self.legality.must_win(seat):
-            self.flag("AUTO_WIN_MISSED", seat, f"seat {seat} was in auto-play and could win on {tile}; "
+            self.flag("AUTO_WIN_MISSED", seat, f"seat {seat} was in auto-play and could win {what}; "
                       f"the system must win for it", index=index)
         else:
-            self.flag("MISSED_WIN", seat, f"seat {seat} could win on {tile} and did not", index=index)
+            self.flag("MISSED_WIN", seat, f"seat {seat} could win {what} and did not", index=index)
         if marks and (self.rules.missed_win.special_tiles or not phase.special_tile):
             self.rules.missed_win.passed(s, win)
 
@@ -897,7 +903,7 @@ class Replay:
         if self._moves_matter:
             self.rules.missed_win.moved(s)
         self.drawn_tile_wins = wins or self.legality.drawn_wild and self.rules.drawn_wild_wins(self.view, seat, tile) \
-            or self.legality.instant and bool(self.rules.instant_hands(self.view, s.hand, s.melds, False))
+            or self.legality.instant_win(seat)
         self.phase = Turn.of(seat, True, replacement)
 
     def take_tile(self, seat: int, draw: pb.Draw, replacement: bool) -> int:
@@ -974,7 +980,7 @@ def judge_replay(record: pb.GameRecord, rules: Ruleset, trace: bool = False,
     except Unreplayable as err:
         return Verdict(game_id, rules.name, UNREPLAYABLE, reason=str(err), event_count=len(record.events)), []
     # In event order (a window's choices are noted when it closes, a later event's sometimes first).
-    decisions = sorted(replay.decisions, key=EVENT_INDEX) if replay.decisions else replay.decisions
+    decisions = sorted(replay.decisions, key=EVENT_ORDER) if replay.decisions else replay.decisions
     verdict = Verdict(game_id, rules.name, CLEAN, violations=replay.violations, decisions=decisions,
                       event_count=len(record.events))
     claimed = record.claimed if record.HasField("claimed") else None

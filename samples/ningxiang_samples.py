@@ -31,20 +31,20 @@ def discard_win(game_id: str, **kw) -> HandBuilder:
 
 
 # -- clean hands: each way a Ningxiang hand ends ---------------------------------------------------
-@sample("clean_discard_win", "clean", [], "平胡 抓炮 on the dealer's 5s: 2, doubled by the bird on the dealer (NX-10)",
+@sample("clean_discard_win", "clean", ["MISSED_WIN@3"], "平胡 抓炮 on the dealer's 5s: 2, doubled by the bird on the dealer (NX-10)",
         NX)
 def _():
     return discard_win("nx-discard-win").build()
 
 
-@sample("clean_self_draw", "clean", [],
+@sample("clean_self_draw", "clean", ["MISSED_WIN@3"],
         "平胡 自摸 by the dealer's 下家 with birds 1 and 3: dealer 4, 对家 4, 上家 2 (NX-9)", NX)
 def _():
     b = opening(hand("nx-self-draw")).draw_discard(0, "4p").draw(1, "2s").win(1, "self", "2s")
     return b.birds("1s3m").build()
 
 
-@sample("clean_kong_flower_twice", "clean", [],
+@sample("clean_kong_flower_twice", "clean", ["MISSED_WIN@3"],
         "杠上开花 where both 打筛 tiles win: settled twice, 2×2 = 4 per payer each, winner +24 (Appendix A)", NX)
 def _():
     b = hand("nx-kong-flower", seat1=KONG_1, options={"nx_birds": "0"})
@@ -62,7 +62,7 @@ def _():
     return b.kong(2, "borrowed", "7m").dashai(2, "2s1s").win(2, "self", "2s").birds("9m5p").build()  # 10-13
 
 
-@sample("clean_fengdong_king_won_at_face", "clean", [],
+@sample("clean_fengdong_king_won_at_face", "clean", ["MISSED_WIN@2"],
         "seat 3 is 封东, draws the 纯王 8m and must let it go; the dealer wins on it at its face, 88m as the 2/5/8 "
         "pair (NX-A12)", NX)
 def _():
@@ -76,7 +76,7 @@ def _():
     return hand("nx-all-feng-dong").feng_dong(0).feng_dong(1).feng_dong(2).feng_dong(3).build()
 
 
-@sample("clean_baoting_win", "clean", [],
+@sample("clean_baoting_win", "clean", ["MISSED_WIN@4"],
         "seat 1 declares 报听 after the flip and wins on 5s: 平胡 2 × 报听 2, doubled by the bird on the dealer", NX)
 def _():
     b = hand("nx-baoting-win").baoting(1)  # 1
@@ -103,7 +103,7 @@ def haidi(game_id: str, last: str = "5s", seat3: str = HAIDI_3) -> HandBuilder:
     return b.feng_dong(0).feng_dong(3).discard(0, "9p").play_out(1, end=False, leave=1)  # 1-3, then 摸打
 
 
-@sample("clean_haidi_pao_tongpao", "clean", [],
+@sample("clean_haidi_pao_tongpao", "clean", ["MISSED_WIN@5"],
         "海底漫游 and 海底炮 通炮: the 海底 5s roams to the first 封东 seat, which takes and discards it; seats 1 "
         "and 2 both win: 平胡 2 × 海底炮 2 = 4 each from the discarder, who deals next", NX)
 def _():
@@ -116,7 +116,7 @@ def _():
     return b.win(1, "discard", "5s").win(2, "discard", "5s").build()
 
 
-@sample("clean_haidi_declined", "clean", [],
+@sample("clean_haidi_declined", "clean", ["MISSED_WIN@5"],
         "流局: the 海底 is declined by all four seats; nobody took it, so the deal moves to the dealer's 下家", NX)
 def _():
     b = haidi("nx-haidi-declined")
@@ -127,7 +127,7 @@ def _():
 
 
 # -- one record per Ningxiang violation code ---------------------------------------------------
-@sample("wild_discarded", "violations", ["WILD_DISCARDED@9"],
+@sample("wild_discarded", "violations", ["WILD_DISCARDED@9", "MISSED_WIN@3"],
         "the dealer draws the 纯王 6m and discards it (to seat 1, waiting on 2s, it is 6m at its face: no win)", NX)
 def _():
     b = opening(hand("nx-wild-discarded")).draw(0, "6m").discard(0, "6m")  # 8-9
@@ -143,7 +143,7 @@ def _():
     return b.birds("1p4s").build(strict=False)
 
 
-@sample("call_after_dashai", "violations", ["CALL_AFTER_DASHAI@11"],
+@sample("call_after_dashai", "violations", ["CALL_AFTER_DASHAI@11", "MISSED_WIN@3"],
         "after its 打筛 seat 1 takes the dealer's 3p by 吃; it may only draw and discard", NX)
 def _():
     b = hand("nx-call-after-dashai", seat1=KONG_1)
@@ -168,7 +168,7 @@ def _():
     return b.birds("1s3m").build(strict=False)
 
 
-@sample("baoting_out_of_window", "violations", ["BAOTING_OUT_OF_WINDOW@2"],
+@sample("baoting_out_of_window", "violations", ["BAOTING_OUT_OF_WINDOW@2", "MISSED_WIN@4"],
         "seat 1 declares 报听 after the dealer's first discard", NX)
 def _():
     b = hand("nx-baoting-late").discard(0, "9s").baoting(1)  # 1-2
@@ -176,14 +176,14 @@ def _():
     return b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)
 
 
-@sample("baoting_not_tenpai", "violations", ["BAOTING_NOT_TENPAI@1"], "seat 3 declares 报听 with a hand that waits on "
+@sample("baoting_not_tenpai", "violations", ["BAOTING_NOT_TENPAI@1", "MISSED_WIN@4"], "seat 3 declares 报听 with a hand that waits on "
         "nothing", NX)
 def _():
     b = opening(hand("nx-baoting-not-ready").baoting(3))  # 1-8
     return b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)
 
 
-@sample("baoting_hand_change", "violations", ["BAOTING_HAND_CHANGE@4"],
+@sample("baoting_hand_change", "violations", ["BAOTING_HAND_CHANGE@4", "MISSED_WIN@4"],
         "seat 1 declared 报听, draws 5m and discards 2s instead of the drawn tile", NX)
 def _():
     b = hand("nx-baoting-change").baoting(1).discard(0, "9s").draw(1, "5m").discard(1, "2s")  # 1-4
@@ -191,7 +191,7 @@ def _():
     return b.birds("1p4s").build(strict=False)
 
 
-@sample("ron_after_missed_win", "violations", ["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@8"],
+@sample("ron_after_missed_win", "violations", ["MISSED_WIN@5", "RON_AFTER_MISSED_WIN@8", "MISSED_WIN@3"],
         "NX-13: seat 1 waits on 2s/5s, passes its 下家's 5s, then wins on its 对家's 2s before drawing", NX)
 def _():
     b = hand("nx-louhu").discard(0, "9s").draw_discard(1, "1m").draw_discard(2, "5s")  # 1-5
@@ -212,7 +212,7 @@ def _():
     return b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)
 
 
-@sample("multiple_ron", "violations", ["MULTIPLE_RON@11"],
+@sample("multiple_ron", "violations", ["MULTIPLE_RON@11", "MISSED_WIN@3"],
         "seats 1 and 2 both win on the dealer's 5s; no 一炮多响 outside 海底炮, so only seat 1 (nearest) wins", NX)
 def _():
     b = opening(hand("nx-multiple-ron", seat2="123m456p789p46s22p"))
@@ -220,7 +220,7 @@ def _():
     return b.birds("1p4s").build(strict=False)
 
 
-@sample("dashai_ron_not_nearest", "violations", ["DASHAI_RON_NOT_NEAREST@6"],
+@sample("dashai_ron_not_nearest", "violations", ["DASHAI_RON_NOT_NEAREST@6", "MISSED_WIN@3"],
         "seat 1's 打筛 reveals 3m; seats 2 and 3 both win on it, but only seat 2, nearer the konger, may (NX-15)", NX)
 def _():
     b = hand("nx-gangshang-pao", seat1=KONG_1, seat2="12m456p22p345s678s", seat3="45m234p88p678s111s")
@@ -228,7 +228,7 @@ def _():
     return b.win(2, "discard", "3m").win(3, "discard", "3m").birds("9m5p").build(strict=False)  # 5-7
 
 
-@sample("bird_mismapped", "violations", ["BIRD_MISMAPPED@record"],
+@sample("bird_mismapped", "violations", ["BIRD_MISMAPPED@record", "MISSED_WIN@3"],
         "birds 1s and 3m counted from the winner (seat 1) instead of the dealer: the platform charged "
         "4/4/6 where 4/4/2 is due", NX)
 def _():
@@ -236,7 +236,7 @@ def _():
     return with_claim(b.birds("1s3m").build(), payments=[-4, 14, -4, -6])
 
 
-@sample("bird_mismatch", "violations", ["BIRD_MISMATCH@12"],
+@sample("bird_mismatch", "violations", ["BIRD_MISMATCH@12", "MISSED_WIN@3"],
         "the birds are logged as 9m 5p where the wall holds 1s 3m after the hand", NX)
 def _():
     b = opening(hand("nx-bird-mismatch")).draw_discard(0, "4p").draw(1, "2s").win(1, "self", "2s")
@@ -245,7 +245,7 @@ def _():
     return record
 
 
-@sample("haidi_not_discarded", "violations", ["HAIDI_NOT_DISCARDED@LAST"],
+@sample("haidi_not_discarded", "violations", ["HAIDI_NOT_DISCARDED@LAST", "MISSED_WIN@5"],
         "seat 1 takes the 海底 (7m) and keeps it, discarding 1s", NX)
 def _():
     b = haidi("nx-haidi-kept", last="7m", seat3="8888m349m2468p55s")

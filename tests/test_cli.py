@@ -445,6 +445,20 @@ def test_trace_shows_a_rob_of_a_kong_that_cannot_be_robbed(capsys, sample, windo
     assert [(d["window"], d["legal"], d["effect"]) for d in at] == [(window, legal, "refused")]
 
 
+def test_trace_keeps_the_kong_a_refused_rob_answers():
+    """(A record from a review of this change.) On a 直杠 the refused 抢杠胡 is listed, and so is the
+    kong it answers, which took the discard (it vanished with the window, which never closed)."""
+    import pathlib
+
+    from referee import records
+    from referee.verify import verify_record
+
+    path = pathlib.Path(__file__).parent / "records" / "hb_rob_exposed_kong.textproto"
+    verdict = verify_record(records.read_record(path), trace=True)
+    claims = [(d.event_index, d.seat, d.taken, d.effect) for d in verdict.decisions if d.window == "claim"]
+    assert claims == [(1, 1, "kong exposed 9m", "took effect"), (2, 2, "win robbing kong 9m", "refused")]
+
+
 def test_trace_lists_decisions_in_event_order(capsys):
     """A claim window's choices are noted when it closes; the trace still reads in event order (an
     independent trace review found event 2 listed before event 1)."""

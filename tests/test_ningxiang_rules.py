@@ -161,8 +161,8 @@ def test_nx15_only_the_nearest_wins_a_kong_reveal():
 
     path = pathlib.Path(__file__).parent.parent / "samples" / "ningxiang" / "dashai_ron_not_nearest.textproto"
     verdict = verify_record(records.read_record(path))
-    assert verdict.winners == (2,)
-    assert [v.code for v in verdict.violations] == ["DASHAI_RON_NOT_NEAREST"]
+    assert verdict.winners == (2,)  # (seat 1, dealt no 万, lets its 起手 缺一色 go: noted)
+    assert [v.code for v in verdict.violations] == ["MISSED_WIN", "DASHAI_RON_NOT_NEAREST"]
 
 
 # -- Appendix A (NX) ---------------------------------------------------------------------------
@@ -225,7 +225,7 @@ def test_a_seat_outranked_by_a_nearer_winner_missed_nothing():
     b.flip_indicator("7m").auto_play(2).discard(0, "9s").draw_discard(1, "1m").draw_discard(2, "3p")
     b.draw_discard(3, "9m").draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s")
     verdict = verify_record(b.build())
-    assert verdict.status == "clean" and verdict.violations == [] and verdict.winners == (1,)
+    assert verdict.status == "clean" and verdict.errors == [] and verdict.winners == (1,)
 
 
 @pytest.mark.parametrize("index", [431, 601])
@@ -327,10 +327,10 @@ def test_baoting_before_the_indicator_flip_option():
     b = nx_hand("nx-baoting-before-flip", flip=False).baoting(1).flip_indicator("7m")  # 0-1
     b.discard(0, "9s").draw_discard(1, "1m").draw_discard(2, "3p").draw_discard(3, "9m")  # 2-8
     record = b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(claim=False)
-    assert codes(record) == [("BAOTING_OUT_OF_WINDOW", 0)]
+    assert codes(record) == [("BAOTING_OUT_OF_WINDOW", 0), ("MISSED_WIN", 4)]  # (and its 缺一色 let go)
     # A 报听 the rules did not allow binds nothing and earns nothing: 2, doubled by the bird on 1p.
     assert verify_record(record).recomputed.payments == (-4, 4, 0, 0)
-    assert codes(record, nx_baoting_after_indicator=False) == []
+    assert codes(record, nx_baoting_after_indicator=False) == [("MISSED_WIN", 4)]
     allowed = verify_record(record, {"nx_baoting_after_indicator": "false"})
     assert allowed.recomputed.payments == (-8, 8, 0, 0)  # 2 × 2 (报听), doubled by the bird
 
@@ -356,11 +356,11 @@ def test_dashai_lock_blocks_win_option():
     """NX.2 [REC]: the lock after 打筛 forbids 吃/碰/杠 but not 胡; with nx_dashai_lock_blocks_win it
     forbids 胡 too, though not the 杠上开花 on the 打筛 tiles themselves."""
     record = dashai_then_win()
-    assert codes(record) == []
-    assert codes(record, nx_dashai_lock_blocks_win=True)[:1] == [("CALL_AFTER_DASHAI", 11)]
+    assert codes(record) == [("MISSED_WIN", 3)]  # (seat 1's 起手 缺一色 let go)
+    assert codes(record, nx_dashai_lock_blocks_win=True)[:2] == [("MISSED_WIN", 3), ("CALL_AFTER_DASHAI", 11)]
     b = nx_hand("nx-kong-flower-locked", seat1=KONG_1, options={"nx_birds": "0", "nx_dashai_lock_blocks_win": "true"})
     b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "2s5s").win(1, "self", "2s")
-    assert verify_record(b.win(1, "self", "5s").build()).violations == []
+    assert verify_record(b.win(1, "self", "5s").build()).errors == []
 
 
 def test_calls_on_haidi_discard_option():
@@ -380,8 +380,8 @@ def test_calls_on_haidi_discard_option():
     b.haidi(0, True).draw(0, "2p").discard(0, "2p").pon(2, "2p").discard(2, "1m").exhaustive_draw()
     record = b.build(claim=False, strict=False)
     pon = len(record.events) - 3
-    assert codes(record)[:1] == [("ILLEGAL_CALL", pon)]
-    assert codes(record, nx_calls_on_haidi_discard=True) == []
+    assert [c for c in codes(record) if c[0] != "MISSED_WIN"][:1] == [("ILLEGAL_CALL", pon)]
+    assert codes(record, nx_calls_on_haidi_discard=True) == [("MISSED_WIN", 5)]
     verdict = verify_record(record)
     assert verdict.drawn and verdict.next_dealer == 0
 
@@ -404,10 +404,10 @@ def test_haidi_bird_rule_option():
     with nx_haidi_bird_rule=no_birds there is none."""
     record = haidi_left_win().birds("3p").build()
     verdict = verify_record(record)
-    assert verdict.violations == [] and verdict.recomputed.payments == (-2, 8, -4, -2)
-    assert codes(record, nx_haidi_bird_rule="no_birds") == [("BIRD_MISMATCH", len(record.events) - 1)]
+    assert verdict.errors == [] and verdict.recomputed.payments == (-2, 8, -4, -2)
+    assert codes(record, nx_haidi_bird_rule="no_birds") == [("MISSED_WIN", 5), ("BIRD_MISMATCH", len(record.events) - 1)]
     verdict = verify_record(haidi_left_win(nx_haidi_bird_rule="no_birds").build())
-    assert verdict.violations == [] and verdict.recomputed.payments == (-2, 6, -2, -2)
+    assert verdict.errors == [] and verdict.recomputed.payments == (-2, 6, -2, -2)
 
 
 def test_nobody_else_wins_on_dashai_tiles_the_konger_may_win_on():
@@ -570,8 +570,8 @@ def test_missed_win_on_special_tiles_option():
     b.discard(0, "9s").draw(1, "9p").kong(1, "concealed", "9p").dashai(1, "3m9m")  # 1-4
     b.draw(2, "1p").discard(2, "3m").win(3, "discard", "3m").birds("9m5p")  # 5-8
     record = b.build(claim=False, strict=False)
-    assert codes(record) == [("MISSED_WIN", 4), ("RON_AFTER_MISSED_WIN", 7)]
-    assert codes(record, nx_missed_win_on_special_tiles=False) == [("MISSED_WIN", 4)]
+    assert codes(record) == [("MISSED_WIN", 3), ("MISSED_WIN", 4), ("RON_AFTER_MISSED_WIN", 7)]  # (3: a 缺一色)
+    assert codes(record, nx_missed_win_on_special_tiles=False) == [("MISSED_WIN", 3), ("MISSED_WIN", 4)]
     assert Claim(0, 0, 0, {}, last_tile=True).special_tile and not Claim(0, 0, 0, {}).special_tile
 
 
@@ -591,7 +591,7 @@ def test_a_fengdong_kings_discard_is_won_on_at_face_value():
     may not, though a 纯王 in its hand would stand for 2万 (FALSE_WIN)."""
     b = fengdong_discards_a_king("nx-face-win", "123p456p789s555s8m9s").win(0, "discard", "8m").birds("9m5p")
     verdict = verify_record(b.build())
-    assert verdict.violations == [] and verdict.winners == (0,)
+    assert verdict.errors == [] and verdict.winners == (0,)
     b = fengdong_discards_a_king("nx-face-false-win", "123p456p789s555s2m9s").win(0, "discard", "8m")
     assert errors_of(b.build(claim=False, strict=False))[:1] == [("FALSE_WIN", 9)]
 
@@ -687,7 +687,8 @@ def test_an_opening_hand_is_judged_on_the_dealt_hand_until_the_first_discard():
     assert "缺一色" in {p.name for p in verdict.recomputed.patterns}
     late = nx_hand("nx-queyise-late").discard(0, "9s").draw(1, "1m").discard(1, "1m")  # 1-3
     late = late.draw_discard(2, "3p").draw_discard(3, "9m").draw_discard(0, "4p").draw(1, "1m").win(1, "self", "1m")
-    assert [c for c, _ in codes(late.build(claim=False, strict=False))][:1] == ["FALSE_WIN"]
+    # Its first discard let the 缺一色 go (noted there); the later declaration is FALSE_WIN.
+    assert [c for c, _ in codes(late.build(claim=False, strict=False))][:2] == ["MISSED_WIN", "FALSE_WIN"]
 
 
 # -- the trace lists 宁乡's own decision points: the deal window, 打筛 tiles, the 海底 offer ------
@@ -802,7 +803,7 @@ def test_a_baoting_the_rules_did_not_allow_binds_nothing():
     keeps its drawn 5m and lets 2s go: one finding, the late 报听, and no 报听 lock to breach."""
     b = nx_hand("nx-baoting-late-free").discard(0, "9s").baoting(1).draw(1, "5m").discard(1, "2s")  # 1-4
     record = b.draw_discard(2, "3p").draw_discard(3, "9m").build(claim=False, strict=False)
-    assert [c for c in codes(record) if c[0] != "HAND_INCOMPLETE"] == [("BAOTING_OUT_OF_WINDOW", 2)]
+    assert [c for c in codes(record) if c[0] != "HAND_INCOMPLETE"] == [("BAOTING_OUT_OF_WINDOW", 2), ("MISSED_WIN", 4)]
     # The dealer's 报听, refused, then its drawn 纯王 (6m) let go: WILD_DISCARDED, as for any seat but a
     # 封东 one (NX-A12; a 报听 seat that draws a 纯王 holds a win and must take it).
     b = nx_hand("nx-baoting-dealer-kept").baoting(0).discard(0, "9s").draw_discard(1, "1m")  # 0-4
@@ -913,10 +914,44 @@ def test_the_haidi_taker_discards_a_king_it_drew():
 
     rules = get_ruleset("ningxiang")
     six, eight, one = T.parse("6m")[0], T.parse("8m")[0], T.parse("1p")[0]
-    seat = SimpleNamespace(drawn=six, locks={})
+    seat = SimpleNamespace(drawn=six, locks={}, ready="")
     view = SimpleNamespace(seats=[seat] * 4, wilds=frozenset((six, eight)), haidi_taker=2, last_live_draw=True)
     assert rules.forbid(view, 2, A.Action(A.DISCARD, six)) is None
     assert rules.forbid(view, 2, A.Action(A.DISCARD, one))[0] == "HAIDI_NOT_DISCARDED"
     assert rules.forbid(view, 2, A.Action(A.DISCARD, eight))[0] == "WILD_DISCARDED"
     view.last_live_draw = False  # not the 海底: a drawn 纯王 stays in hand
     assert rules.forbid(view, 2, A.Action(A.DISCARD, six))[0] == "WILD_DISCARDED"
+
+
+def _review_record(name: str):
+    import pathlib
+
+    from referee import records
+
+    return records.read_record(pathlib.Path(__file__).parent / "records" / name)
+
+
+def test_a_baoting_seat_whose_dashai_lock_forbids_its_win_lets_a_drawn_king_go():
+    """(A record from a review of this change.) With nx_dashai_lock_blocks_win, a 报听 seat after its 打筛
+    may not win, and must let its drawn tile go: a 纯王 too, as for 封东 (NX-A12). It had no legal action."""
+    verdict = verify_record(_review_record("nx_baoting_dashai_lock_draws_king.textproto"), trace=True)
+    assert [v.code for v in verdict.errors] == ["HAND_INCOMPLETE"]  # (the record stops there)
+    turn = next(d for d in verdict.decisions if d.event_index == 13 and d.seat == 1)
+    assert turn.legal == ("discard 6m",)
+
+
+def test_a_passed_opening_hand_is_noted():
+    """(A record from a review of this change.) The dealer's fourteen hold 无王无将 (NX.5 5, a 起手 hand,
+    NX-A4) and it discards instead: noted at that discard, naming the hand, as a passed 天胡 is."""
+    verdict = verify_record(_review_record("nx_dealer_passes_wuwangwujiang.textproto"))
+    [note] = [v for v in verdict.violations if v.code == "MISSED_WIN"]
+    assert (note.event_index, note.seat) == (1, 0) and "with 无王无将" in note.message
+
+
+def test_a_pass_then_fengdong_is_in_the_trace():
+    """(A record from a review of this change.) 过 on a winning 5s, then 封东 in the same window: the
+    trace lists that claim decision (the lock had hidden it) beside the note."""
+    verdict = verify_record(_review_record("nx_pass_then_fengdong_traced.textproto"), trace=True)
+    assert ("MISSED_WIN", 4, 2) in [(v.code, v.event_index, v.seat) for v in verdict.violations]
+    assert [(d.event_index, d.window, d.legal, d.taken) for d in verdict.decisions if d.seat == 2 and d.window == "claim"] \
+        == [(4, "claim", ("pass", "win on discard 5s"), "pass")]

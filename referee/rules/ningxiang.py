@@ -350,7 +350,10 @@ class Ningxiang(Ruleset):
         the hand at once."""
         table, phase, seat = replay.table, replay.phase, event.seat
         if type(phase) is Claim and seat in phase.declared and phase.declared[seat][0].kind == A.PASS:
-            # The win it let go in this window, judged before the lock hides it from the window's close.
+            # Its 过 in this window, judged before the lock hides the win from the close. (封东 with no 过
+            # is no choice yet: the seat may still declare, a FENGDONG_BREACH.)
+            if replay.trace:
+                replay.note_claim_decision(seat, phase, set())
             replay.check_missed_win(seat, A.Action(A.RON, phase.tile), phase, at=phase.declared[seat][1])
         table.seats[seat].locks[FENG_DONG] = True
         if table.deal_window and all(FENG_DONG in s.locks for s in table.seats):
@@ -378,9 +381,11 @@ class Ningxiang(Ruleset):
                 if self["nx_fengdong_discards_drawn_wild"]:
                     return None
             haidi = view.haidi_taker == seat and view.last_live_draw
-            if tile in view.wilds and not (haidi and tile == drawn):
-                # Only a seat a more specific rule makes discard its drawn 纯王 may let one go (NX-A12): 封东,
-                # and the 海底 taker ("必须打出海底牌"). A 报听 seat that draws one holds a win, and must take it.
+            # Only a seat a more specific rule makes discard its drawn 纯王 may let one go (NX-A12): 封东,
+            # the 海底 taker ("必须打出海底牌"), and a 报听 seat whose 打筛 lock forbids the win it holds
+            # (nx_dashai_lock_blocks_win); any other 报听 seat that draws one holds a win, and must take it.
+            forced = haidi or s.ready and s.locks.get(Dashai.LOCK)
+            if tile in view.wilds and not (forced and tile == drawn):
                 return "WILD_DISCARDED", f"seat {seat} discarded {T.label(tile)}, a 纯王"
             if haidi and tile != drawn:
                 return "HAIDI_NOT_DISCARDED", (f"seat {seat} took the 海底 {T.label(drawn)} and must discard it, "
