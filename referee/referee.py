@@ -623,6 +623,8 @@ class Replay:
             return False
         seat = event.seat
         if seat in phase.declared:
+            if action.kind == A.PASS and phase.declared[seat][0].kind == A.PASS:
+                return False  # a second 过 answers what comes next (大连: its look at the 宝, 冲宝)
             self.flag("ILLEGAL_ACTION", seat, f"seat {seat} declared twice on one discard", fatal=True)
         self.check_claimed_tile(kind, event, phase.tile, "the discard is")
         if action.kind == A.RON:

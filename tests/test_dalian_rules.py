@@ -560,3 +560,19 @@ def test_added_kong_with_a_tile_held_from_before(held_tile_allowed):
     b = around(b).draw(1, "3m").kong(1, "added", "1p").draw(1, "2m", replacement=True).discard(1, "2m")  # 9-12
     found = codes(verify_record(b.build(claim=False, strict=False)))
     assert found == ([] if held_tile_allowed else [("ILLEGAL_CALL", 10)]) + [("HAND_INCOMPLETE", None)]
+
+
+def test_a_second_pass_answers_the_chongbao_look():
+    """(A record from an independent trace review.) Seat 2, a later 听 seat, logs one 过 on seat 1's
+    discard and one for its 冲宝 look before its draw: the second 过 is its decision at the look (the
+    7s 宝 would have won: MISSED_WIN there), not a second declaration on the discard (a fatal
+    ILLEGAL_ACTION, after which nothing was judged)."""
+    import pathlib
+
+    from referee import records
+
+    path = pathlib.Path(__file__).parent / "records" / "dl_two_passes_discard_then_chongbao.textproto"
+    verdict = verify_record(records.read_record(path), trace=True)
+    assert [(v.code, v.event_index) for v in verdict.violations] == [("MISSED_WIN", 19), ("HAND_INCOMPLETE", None)]
+    looks = [(d.event_index, d.taken, d.effect) for d in verdict.decisions if d.window == "chongbao" and d.seat == 2]
+    assert looks == [(19, "pass", "took effect")]
