@@ -955,3 +955,14 @@ def test_a_pass_then_fengdong_is_in_the_trace():
     assert ("MISSED_WIN", 4, 2) in [(v.code, v.event_index, v.seat) for v in verdict.violations]
     assert [(d.event_index, d.window, d.legal, d.taken) for d in verdict.decisions if d.seat == 2 and d.window == "claim"] \
         == [(4, "claim", ("pass", "win on discard 5s"), "pass")]
+
+
+def test_the_dealers_opening_kong_is_ready_when_a_discard_would_leave_it_ready():
+    """(A record from an independent trace review.) NX.2: a kong only when ready before it or after
+    it. The dealer's fourteen were dealt, not drawn, so 'before' is the hand itself: its fourteen win
+    (天胡 is legal) and a discard would leave them ready, so its 暗杠 of 6m is legal, whichever tile
+    was dealt last (it was KONG_NOT_READY, read on the first thirteen dealt)."""
+    verdict = verify_record(_review_record("nx_dealer_opening_kong.textproto"), trace=True)
+    assert [v.code for v in verdict.errors] == ["HAND_INCOMPLETE"]  # (the record stops at the 打筛)
+    turn = next(d for d in verdict.decisions if d.event_index == 1 and d.seat == 0)
+    assert "kong concealed 6m" in turn.legal and turn.taken == "kong concealed 6m"

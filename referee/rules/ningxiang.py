@@ -455,9 +455,23 @@ class Ningxiang(Ruleset):
                 before[t] += 1
             before_melds = s.melds[:-1]
         after, melds = view.hand_after_kong(seat, tile, A.KONG_FROM_HAND[action.kind])
-        if not view.waits_of_hand(after, melds) and not view.waits_of_hand(before, before_melds):
-            return "KONG_NOT_READY", f"seat {seat} is not ready before or after 杠 {T.label(tile)}"
-        return None
+        if view.waits_of_hand(after, melds):
+            return None
+        if view.deal_window and seat == view.dealer:
+            # The dealer's fourteen were dealt, not drawn: ready before the kong when a discard would
+            # leave it ready (a hand that already wins is), whichever tile came last.
+            if any(view.waits_of_hand(self.less(s.hand, t), s.melds) for t, n in enumerate(s.hand) if n):
+                return None
+        elif view.waits_of_hand(before, before_melds):
+            return None
+        return "KONG_NOT_READY", f"seat {seat} is not ready before or after 杠 {T.label(tile)}"
+
+    @staticmethod
+    def less(hand: list[int], tile: int) -> list[int]:
+        """The hand without one of the tile."""
+        hand = list(hand)
+        hand[tile] -= 1
+        return hand
 
     def may_borrow_kong(self, view, seat: int, tile: int) -> bool:
         """借子开杠: a 碰 of the 正王 plus the flipped indicator on the wall."""
