@@ -166,10 +166,12 @@ class Legality:
 
     def instant_win(self, seat: int) -> bool:
         """Does the seat hold a hand that wins as it is, with no shape (宁乡's 起手 and 四王-like hands, NX-A4)?"""
-        if not self.instant:
-            return False
+        return self.instant and bool(self.instant_hands(seat))
+
+    def instant_hands(self, seat: int) -> tuple[str, ...]:
+        """The names of those hands the seat holds now (the rule book's instant_hands)."""
         s = self.table.seats[seat]
-        return bool(self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat)))
+        return self.rules.instant_hands(self.view, s.hand, s.melds, self.opening(seat))
 
     # -- checks -----------------------------------------------------------------------------
     def why_not_discard(self, seat: int, action: A.Action) -> Issue:

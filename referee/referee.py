@@ -485,7 +485,7 @@ class Replay:
         s = self.table.seats[seat]
         what = f"on {T.label(win.tile)}" if win.tile is not None else "on the drawn tile"
         instant = win.kind == A.SELF_WIN and legality.instant and not legality.holds_win(seat) and \
-            self.rules.instant_hands(self.view, s.hand, s.melds, legality.opening(seat))
+            legality.instant_hands(seat)
         if instant:  # a hand that wins with no shape
             what = "with " + "+".join(instant)
         index = at if at is not None else self.index if win.kind == A.SELF_WIN else phase.index

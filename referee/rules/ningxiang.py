@@ -424,8 +424,9 @@ class Ningxiang(Ruleset):
     def discard_at_face(self, view, tile: int) -> bool:
         """NX.5 "each 纯王 in the concealed hand may stand for any tile"; NX-A12 "such a discarded 纯王
         is treated as its natural face": a 纯王 taken from another seat is its face, whatever made
-        that seat let it go (the 封东 lock, a WILD_DISCARDED discard) and on an 打筛 tile too (杠上炮: "the konger is the discarder"). The konger's own 杠上开花 on it is
-        a self-draw, in hand, so wild."""
+        that seat let it go (the 封东 lock, the 海底, a WILD_DISCARDED discard), and on an 打筛 tile
+        too (杠上炮: "the konger is the discarder"). The konger's own 杠上开花 on it is a self-draw,
+        in hand, so wild."""
         return tile in view.wilds and (type(view.phase) is Claim or isinstance(view.phase, DashaiWindow))
 
     def wins_at_face(self, view, seat: int, tile: int) -> bool:
