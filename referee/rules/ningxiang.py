@@ -282,14 +282,14 @@ class Ningxiang(Ruleset):
         if king is None:
             return ()
         pure = self.pure_kings(king)
-        kings = hand[king] + sum(hand[t] for t in pure)
+        kings = hand[king] + sum(map(hand.__getitem__, pure))  # (asked at every draw: the common exit below)
         untouched = not melds
         if not opening and kings < 3 and not (kings == 1 and untouched and not self["nx_yizhihua_opening_only"]):
             return ()  # after the 起手 only three kings or more (or, by option, 一枝花) make one
         dealt = self.dealt_hand(view, hand) if opening else hand
-        dealt_kings = dealt[king] + sum(dealt[t] for t in pure)
+        dealt_kings = dealt[king] + sum(map(dealt.__getitem__, pure))
         found = []
-        if untouched and opening and not dealt_kings and not any(dealt[t] for t in JIANG):
+        if untouched and opening and not dealt_kings and not any(map(dealt.__getitem__, JIANG)):
             found.append("无王无将")
         if untouched and opening and any(not any(dealt[9 * s:9 * s + 9]) for s in range(3)):
             found.append("缺一色")
