@@ -5,8 +5,8 @@ needs, so it works for an archive of millions of records. What it shows:
 
 - the counts, from the tables, against the manifest's (records in = verdict rows + error rows);
 - violations by code and by ruleset, and records by ruleset and status, as charts and tables;
-- settlement money in dispute: per hand, half the sum over seats of |claimed - recomputed|, the
-  amount paid to the wrong seats (totals, by ruleset, the largest disputes);
+- settlement money in dispute: per hand, half the sum over seats of |claimed - recomputed| (rounded
+  up), the amount paid to the wrong seats (totals, by ruleset, the largest disputes);
 - the longest records (the tables hold no per-record time: see docs/VIEW.md) and the records
   that could not be judged (the errors table);
 - the records with findings, most money in dispute first: the first `limit` in detail, each
@@ -84,7 +84,7 @@ class Dispute:
     events: int
     errors: int
     violations: int
-    money: int  # half the sum over seats of |claimed - recomputed|
+    money: int  # half the sum over seats of |claimed - recomputed|, rounded up
     codes: list[str] = field(default_factory=list)
     anchor: str = ""  # where the view opens: "event-N" (the first error's event) or "end" (the record as a whole)
     view: str | None = None  # the view page, relative to the report
@@ -129,7 +129,8 @@ def _money(claimed, recomputed) -> int:
         return 0
     n = max(len(claimed), len(recomputed))
     pad = lambda xs: list(xs) + [0] * (n - len(xs))  # noqa: E731
-    return sum(abs(c - r) for c, r in zip(pad(claimed), pad(recomputed))) // 2
+    # Rounded up: a claim that does not sum to zero may differ by an odd amount, never by nothing.
+    return (sum(abs(c - r) for c, r in zip(pad(claimed), pad(recomputed))) + 1) // 2
 
 
 def _counts(column: pa.ChunkedArray) -> dict[str, int]:

@@ -183,10 +183,28 @@ def test_money_beyond_int64_is_shown_exactly(tmp_path):
         (out / name).mkdir(parents=True)
         pq.write_table(pa.Table.from_pylist(rows.get(name, []), schema=schema), out / name / "part-0.parquet")
     figures = R.compute(out)
-    exact = (2**63 - 1 + 2**63 + 5 + 7) // 2
+    exact = (2**63 - 1 + 2**63 + 5 + 7 + 1) // 2  # (an odd sum: half of it, rounded up)
     assert [d.money for d in figures.findings] == [exact, 4]
     assert figures.money_total == exact + 4
     assert run_report(out) == 0 and f"{exact + 4:,}" in (out / "report.html").read_text()
+
+
+def test_a_claim_off_by_one_point_is_money_in_dispute(tmp_path):
+    """A claim that does not sum to zero, one point off: half of 1 was shown as 0, "0 points paid to
+    the wrong seats" for a SETTLEMENT_MISMATCH hand (found by an independent fuzzer)."""
+    out = tmp_path / "one"
+    game = {"source": "a.tfrecord", "offset": 0, "game_id": "one", "ruleset": "hebei", "status": "violations",
+            "reason": None, "event_count": 3, "winners": [1], "claimed_payments": [-8, 20, -6, -5],
+            "recomputed_payments": [-8, 20, -6, -6], "mismatch": True, "violation_count": 1, "error_count": 1,
+            "referee_version": "x", "schema_version": 1}
+    rows = {"games": [game], "violations": [{"game_id": "one", "source": "a.tfrecord", "offset": 0, "event_index": None,
+                                             "seat": None, "code": "SETTLEMENT_MISMATCH", "severity": "error",
+                                             "message": "m"}]}
+    for name, schema in TABLES.items():
+        (out / name).mkdir(parents=True)
+        pq.write_table(pa.Table.from_pylist(rows.get(name, []), schema=schema), out / name / "part-0.parquet")
+    figures = R.compute(out)
+    assert [d.money for d in figures.findings] == [1] and figures.money_total == 1
 
 
 # -- in the browser ------------------------------------------------------------------------------
