@@ -43,8 +43,10 @@ def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
 
     A directory is walked recursively in name order; an archive yields its frames and one
     error per corrupt span, or one error if it holds nothing at all. Nothing found is reported,
-    not skipped.
+    not skipped. A file named twice (or inside a directory named too) is read once, as the audit
+    reads it (pipelines.files.list_archives).
     """
+    read: set[pathlib.Path] = set()
     for name in paths:
         path = pathlib.Path(name)
         if not path.exists():
@@ -58,6 +60,10 @@ def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
             yield from ((str(p), NotRead(), 0) for p in left)
         found = False
         for file in files:
+            if file.resolve() in read:
+                found = True
+                continue
+            read.add(file.resolve())
             if archive.is_archive_path(file):
                 found = True
                 yield from walk_archive(file)
@@ -123,12 +129,11 @@ def iter_archive(path: pathlib.Path):
 
 def input_bytes(paths: list[str]) -> int:
     """Bytes on disk of every file walk_inputs will read (the progress bar's total)."""
-    total = 0
+    files = set()
     for name in paths:
         path = pathlib.Path(name)
-        for file in archive.walk_dir(path, readable_name)[0] if path.is_dir() else [path]:
-            total += _size(file)
-    return total
+        files.update(file.resolve() for file in (archive.walk_dir(path, readable_name)[0] if path.is_dir() else [path]))
+    return sum(map(_size, files))
 
 
 # -- verify ---------------------------------------------------------------------------------

@@ -513,3 +513,18 @@ def test_a_referee_bug_is_contained_for_the_cli_and_raised_for_the_pipeline(monk
         verify.verify_bytes(records.to_binary(record), contain_bugs=False)
     assert main(["verify", str(CLAIM_PRIORITY)]) == 2
     assert "UNREPLAYABLE: internal referee error (please report): KeyError" in capsys.readouterr().out
+
+
+def test_a_file_named_twice_is_read_once(tmp_path, capsys):
+    """verify reads each file once, as the audit does: named twice, or inside a directory named too,
+    a match's hands were judged twice and each called a duplicate of itself (MATCH_HAND_DUPLICATED)."""
+    out = tmp_path / "m.tfrecord"
+    assert main(["simulate", "--ruleset", "harbin", "--matches", "2", "--hands-per-match", "4", "--seed", "3",
+                 "--out", str(out)]) == 0
+    capsys.readouterr()
+    code, once = run_json(capsys, out)
+    assert code == 0 and len(once) == 8
+    code, lines = run_json(capsys, out, out, tmp_path)
+    assert code == 0
+    assert lines == once
+
