@@ -822,3 +822,17 @@ def test_waits_match_a_brute_force_oracle(ruleset):
         assert rules.waits(hand, []) == expected, T.format_counts(hand)
         checked += bool(expected)
     assert checked > 100
+
+
+def test_a_robbed_kong_paid_as_a_discard_is_not_labelled_paid_for_all_three():
+    """jph3_rob_kong_as_self_draw=false: the konger pays one share, as a discarder, but its line said
+    抢杠包三家 ("pays for all three") all the same (found by an independent fault injector)."""
+    import pathlib
+
+    from referee import records
+
+    record = records.read_record(pathlib.Path(__file__).resolve().parent.parent / "samples" / "guangdong_jph3" /
+                                 "clean_robbed_kong.textproto")
+    assert any("抢杠包三家" in line for line in verify_record(record).recomputed.lines)
+    lines = verify_record(record, {"jph3_rob_kong_as_self_draw": "false"}).recomputed.lines
+    assert lines == ("seat 3 -> seat 1: 1 (win robbing kong: 鸡胡 = 0番, 2^0 = 1, 抢杠当点炮)",)

@@ -58,8 +58,9 @@ class RobbedKonger(Liability):
     """抢杠 包三家: a robbed kong is settled as a self-draw, the robbed konger paying all three
     shares (`as_self_draw`); without it, as a discard win paid by the konger alone."""
 
-    def __init__(self, label: str = "抢杠包三家", as_self_draw: bool = True):
-        self.label, self.as_self_draw = label, as_self_draw
+    def __init__(self, label: str | None = None, as_self_draw: bool = True):
+        self.label = label or ("抢杠包三家" if as_self_draw else "抢杠当点炮")  # the konger pays one share
+        self.as_self_draw = as_self_draw
 
     def liable(self, win, outcome):
         return win.from_seat if win.kind == A.ROB_WIN else None
