@@ -305,7 +305,23 @@ class Legality:
             if issue:
                 return issue
         return rules.forbid(self.view, seat, action) or rules.ready.lock_issue(self, seat, action) or (
-            rules.ready.call_declaration_issue(self, seat, action) if action.kind == A.CHI_READY else None)
+            rules.ready.call_declaration_issue(self, seat, action) if action.kind == A.CHI_READY else None) or (
+            self.stranding_issue(seat, action) if self.table.wilds and action.kind != A.KONG_EXPOSED else None)
+
+    def stranding_issue(self, seat: int, action: A.Action) -> Issue:
+        """A 吃 or 碰 after which the seat holds only tiles it may never discard (宁乡's 纯王, 推倒胡's
+        鬼): the discard that must follow it has no legal tile."""
+        s, tile = self.table.seats[seat], action.tile
+        after = list(s.hand)
+        claimed = self.phase().tile
+        for t in (tile, tile) if action.kind == A.PON else (t for t in (tile, tile + 1, tile + 2) if t != claimed):
+            after[t] -= 1
+        held = list(compress(KIND_RANGE, after))
+        forbid, view = self.rules.forbid, self.view
+        if held and all(forbid(view, seat, DISCARD_OF[t]) for t in held):
+            return "ILLEGAL_CALL", (f"after the {A.label(action)} seat {seat} would hold {T.format_tiles(held)}, none "
+                                    f"of which it may discard")
+        return None
 
     def every_issue(self, first: Issue, seat: int, action: A.Action) -> list[Issue]:
         """For a finding: the issue a why_not_ check stopped at, and each other rule the call or kong

@@ -401,11 +401,13 @@ def haidi_left_win(**options):
 
 def test_haidi_bird_rule_option():
     """NX-A7: a win with only the 海底 left takes it as the one bird (3p: the dealer's 对家 pays twice);
-    with nx_haidi_bird_rule=no_birds there is none."""
+    with nx_haidi_bird_rule=no_birds there is none, and a platform that revealed and paid one paid
+    the wrong amounts too."""
     record = haidi_left_win().birds("3p").build()
     verdict = verify_record(record)
     assert verdict.errors == [] and verdict.recomputed.payments == (-2, 8, -4, -2)
-    assert codes(record, nx_haidi_bird_rule="no_birds") == [("MISSED_WIN", 5), ("BIRD_MISMATCH", len(record.events) - 1)]
+    assert codes(record, nx_haidi_bird_rule="no_birds") == [("MISSED_WIN", 5), ("BIRD_MISMATCH", len(record.events) - 1),
+                                                            ("SETTLEMENT_MISMATCH", None)]
     verdict = verify_record(haidi_left_win(nx_haidi_bird_rule="no_birds").build())
     assert verdict.errors == [] and verdict.recomputed.payments == (-2, 6, -2, -2)
 
@@ -966,3 +968,43 @@ def test_the_dealers_opening_kong_is_ready_when_a_discard_would_leave_it_ready()
     assert [v.code for v in verdict.errors] == ["HAND_INCOMPLETE"]  # (the record stops at the 打筛)
     turn = next(d for d in verdict.decisions if d.event_index == 1 and d.seat == 0)
     assert "kong concealed 6m" in turn.legal and turn.taken == "kong concealed 6m"
+
+
+@pytest.mark.parametrize("name, options, payments", [
+    ("nx_two_birds", {"nx_birds": "0"}, (-2, 0, 0, 2)),
+    ("nx_two_birds", {"nx_birds": "2"}, (-4, 0, 0, 4)),
+    ("nx_haidi_bird", {"nx_haidi_bird_rule": "no_birds"}, (0, -2, 2, 0)),
+    ("nx_haidi_logged_1m_1m", {}, (0, -4, 4, 0)),  # the 海底 2m is the one bird (NX-A7), on the payer
+])
+def test_birds_revealed_in_another_number_than_the_room_gives_are_settled_as_the_room_gives(name, options, payments):
+    """The room's birds are paid (nx_birds, NX.6.2; nx_haidi_bird_rule, NX-A7), BIRD_MISMATCH beside
+    them where the platform revealed another number. The revealed birds were settled whenever the
+    count differed (found by an independent options review)."""
+    import pathlib
+
+    from referee import records
+
+    record = records.read_record(pathlib.Path(__file__).parent / "records" / f"{name}.textproto")
+    verdict = verify_record(record, options)
+    assert ("BIRD_MISMATCH" in {v.code for v in verdict.errors}) == (options != {"nx_birds": "2"})
+    assert verdict.recomputed.payments == payments
+
+
+def test_a_fengdong_seat_keeps_a_drawn_wild_when_the_option_says_the_wild_rule_wins():
+    """NX-A12 with nx_fengdong_discards_drawn_wild=false: "must not discard 纯王" wins over "must not
+    change hand", so another tile goes. Both discards were violations: no legal move at all."""
+    keeps = verify_record(_review_record("nx_fengdong_keeps_drawn_wild.textproto"), trace=True)
+    assert [v.code for v in keeps.errors] == ["HAND_INCOMPLETE"]  # (the record is cut there)
+    [turn] = [d for d in keeps.decisions if d.event_index == 6]
+    assert "discard 1m" in turn.legal and "discard 4p" not in turn.legal
+    discards = verify_record(_review_record("nx_fengdong_discards_drawn_wild.textproto"))
+    assert [(v.code, v.event_index) for v in discards.errors][:1] == [("WILD_DISCARDED", 6)]
+
+
+def test_a_call_that_leaves_only_wilds_is_an_illegal_call():
+    """After the 碰 the seat must discard, and every tile it would hold is a 纯王 (NX.1 "玩家不能打出纯王"):
+    the 碰 was listed as legal, and the seat then had no legal discard."""
+    verdict = verify_record(_review_record("nx_pon_leaves_only_wilds.textproto"), trace=True)
+    assert [(v.code, v.event_index, v.seat) for v in verdict.errors][0] == ("ILLEGAL_CALL", 14, 1)
+    [claim] = [d for d in verdict.decisions if d.event_index == 14 and d.seat == 1]
+    assert "pon 9s" not in claim.legal and claim.taken == "pon 9s"

@@ -99,7 +99,7 @@ class Birds:
             elif UNKNOWN not in due and logged != due:
                 replay.flag("BIRD_MISMATCH", None, f"birds revealed as {T.format_tiles(logged)} where the wall "
                             f"holds {T.format_tiles(due)}")
-            birds = logged if UNKNOWN in due or len(logged) != len(due) else due
+            birds = logged if UNKNOWN in due else due  # the rule's birds where the wall shows them
         elif UNKNOWN in due:
             birds = []  # no wall and no reveal: nothing to count
         else:

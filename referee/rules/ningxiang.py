@@ -376,7 +376,10 @@ class Ningxiang(Ruleset):
         feng_dong = FENG_DONG in s.locks
         if kind == A.DISCARD:
             if feng_dong:
-                if drawn is not None and tile != drawn:
+                # NX-A12: the 封东 lock is the more specific rule; by option the 纯王 rule is, and a drawn
+                # 纯王 stays while another tile goes.
+                keeps_wild = drawn in view.wilds and not self["nx_fengdong_discards_drawn_wild"]
+                if drawn is not None and tile != drawn and not keeps_wild:
                     return "FENGDONG_BREACH", f"seat {seat} is 封东 and must discard the tile it drew"
                 if self["nx_fengdong_discards_drawn_wild"]:
                     return None
