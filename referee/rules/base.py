@@ -40,6 +40,7 @@ class Option:
     spec: str = ""  # the SPEC ruling it implements, e.g. "HB-A3"
     choices: tuple[str, ...] = ()
     least: int = 0  # a whole-number option's smallest value (1 for a multiplier or a base)
+    most: int | None = None  # its largest, where a table bounds it (tiles left in the wall after the deal)
 
     def parse(self, text: str) -> bool | int | str:
         if isinstance(self.default, bool):
@@ -51,8 +52,9 @@ class Option:
             raise RulesetError(f"option {self.name} takes true or false, not {text!r}")
         if isinstance(self.default, int):
             digits = text.strip()
-            if not (digits.isascii() and digits.isdigit()) or int(digits) < self.least:
-                raise RulesetError(f"option {self.name} takes a whole number of at least {self.least}, not {text!r}")
+            if not (digits.isascii() and digits.isdigit()) or not self.least <= int(digits) <= (self.most or int(digits)):
+                bound = f"from {self.least} to {self.most}" if self.most is not None else f"of at least {self.least}"
+                raise RulesetError(f"option {self.name} takes a whole number {bound}, not {text!r}")
             return int(digits)
         if self.choices and text not in self.choices:
             raise RulesetError(f"option {self.name} takes one of {', '.join(self.choices)}, not {text!r}")

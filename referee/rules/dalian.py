@@ -45,7 +45,7 @@ class Dalian(BaoFamily):
         Option("dl_chi_from_left_only", True, "吃 only from the 上家 (the QQ template says any seat)", "DL-A2"),
         Option("dl_jiating_existence_only", False,
                "夹听 whenever an edge or closed wait exists, even among several waits (the literal \"存在\")", "DL-A3"),
-        Option("dl_reserve_tiles", 14, "tiles that stay in the wall (7 stacks)", "DL.1"),
+        Option("dl_reserve_tiles", 14, "tiles that stay in the wall (7 stacks)", "DL.1", most=136 - 53),
         Option("dl_odd_tail_tile_excluded", True, "a single tile left at the tail by replacements is not drawable",
                "DL-A4"),
         Option("dl_bao_leaves_play", False, "the 宝 is set aside out of play when chosen (else it stays in the wall "

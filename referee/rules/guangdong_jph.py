@@ -89,7 +89,8 @@ class JiPingHu(Ruleset):
                "漏胡: after passing a win on a discard, no win on that tile kind until the seat next 动牌 "
                "(碰, 吃, 杠 or a draw)", "J.4, J-A5",
                choices=("same_kind_until_draw", "any_until_draw", "none")),
-        Option("jph_reserve_tiles", 0, "tiles that stay in the wall (none: play to the last tile)", "J-A1"),
+        Option("jph_reserve_tiles", 0, "tiles that stay in the wall (none: play to the last tile)", "J-A1",
+               most=136 - 53),
         Option("jph_jiulian_concealed", True, "九莲宝灯 only as a concealed hand", "J-A6"),
         Option("jph_pinghu_hunyise_add", True, "平胡 and 混一色 add up (else the higher one counts)", "J-A9"),
         Option("jph_seat_winds_rotate", True,

@@ -84,7 +84,8 @@ class GuangdongTDH(Ruleset):
         Option("tdh_wilds_in_melds", False, "a 鬼 may be melded as its own kind: a 碰/杠 of 鬼 tiles (four 鬼 "
                "make a kong); a 鬼 standing in for another kind in a meld is not modelled (still short of "
                "tiles)", "TDH-A4"),
-        Option("tdh_reserve_tiles", 0, "tiles that stay in the wall (none: play to the last tile)", "TDH.1"),
+        Option("tdh_reserve_tiles", 0, "tiles that stay in the wall (none: play to the last tile)", "TDH.1",
+               most=136 - 53),
         Option("tdh_pass_rule", "none", "漏胡: none, or the 鸡平胡 rule (no win on that tile kind until the seat "
                "next draws or calls)", "TDH-A5", choices=("none", "jph_same_tile")),
         Option("tdh_thirteen_orphans", 0, "十三幺 as a winning hand worth this many (0: not a winning hand)",
@@ -96,7 +97,8 @@ class GuangdongTDH(Ruleset):
         Option("tdh_haohua_replaces_qidui", True, "豪华七对 (32) replaces 七对 (else 16 + 32)", "TDH-A8"),
         Option("tdh_shape_fan_add", True,
                "hand-shape 番型 add up (清一色 + 碰碰胡 = 24; else only the highest one counts)", "TDH-A8"),
-        Option("tdh_horses", 2, "买马: horse tiles per seat, set aside before play (0: no 买马)", "TDH.1"),
+        Option("tdh_horses", 2, "买马: horse tiles per seat, set aside before play (0: no 买马)", "TDH.1",
+               most=(136 - 53) // 4),
         Option("tdh_horses_limit_room", False,
                "horse tiles count as out of play for what a 鬼 may stand for (SPEC silent)", "TDH.6.4"),
         Option("tdh_horse_owner_pays_self", True,

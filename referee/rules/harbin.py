@@ -67,7 +67,8 @@ class Harbin(BaoFamily):
                "HRB-A3"),
         Option("hrb_pass_rule", "none", "漏胡: none, or the supplement's permanent forfeits", "HRB-A4",
                choices=("none", "supplement")),
-        Option("hrb_reserve_tiles", 8, "tiles kept at the tail besides the 宝 (4 stacks)", "HRB-A5"),
+        Option("hrb_reserve_tiles", 8, "tiles kept at the tail besides the 宝 (4 stacks)", "HRB-A5",
+               most=112 - 53 - 1),
         Option("hrb_self_draw_only_last", 4, "the last live draws that win by self-draw only (no 点炮 after them)",
                "HRB-A5"),
         Option("hrb_baopai_after_draws", 3, "流局 in a row after which the dealer is liable for the next hand "

@@ -40,7 +40,7 @@ class Hebei(Ruleset):
                "after 听: discard the drawn tile, no 碰, kongs only if still tenpai", "HB-A4"),
         Option("hb_ready_kong_same_waits", False,
                "after 听 a kong must keep the same waits (else: just stay tenpai)", "HB.3"),
-        Option("hb_reserve_tiles", 12, "tiles that stay in the wall (6 stacks)", "HB.1"),
+        Option("hb_reserve_tiles", 12, "tiles that stay in the wall (6 stacks)", "HB.1", most=136 - 53),
         Option("hb_odd_tail_tile_excluded", True,
                "a single tile left at the tail by kong replacements is not drawable", "HB-A5"),
         Option("hb_haidi_self_draw_only", True, "海底捞月 only on a self-draw of the last live tile", "HB-A7"),
