@@ -153,9 +153,10 @@ CODES: dict[str, Code] = {
         Code("JIHU_ON_DISCARD", "鸡胡点炮", "plain hand won on a discard",
              "a hand whose only 番型 is 鸡胡 may win only by 自摸 or 抢杠胡, never on a discard, "
              "杠上炮 included (\"鸡只能自摸、抢杠胡、不能点炮胡\", TDH-A7)", variants="guangdong_tdh"),
-        Code("WILDS_MISMATCH", "鬼牌不符", "wrong ghost tile",
-             "the wild kind the platform derived from the flipped indicator is not its successor "
-             "(suits 9→1; 东南西北中发白 in a cycle, TDH-A2)", variants="guangdong_tdh"),
+        Code("WILDS_MISMATCH", "百搭不符", "wrong wild kinds",
+             "the wild kinds the platform logged with an indicator flip are not those the rule makes wild: "
+             "推倒胡's 鬼 is the indicator's successor (suits 9→1; 东南西北中发白 in a cycle, TDH-A2), 宁乡's the 正王 "
+             "and its 纯王, 哈尔滨's and 大连's the 宝 kind", variants="ningxiang,guangdong_tdh,harbin,dalian"),
         Code("INDICATOR_MISSING", "未翻王/未翻鬼", "indicator never flipped",
              "the 正王 (宁乡) or the 鬼 indicator (推倒胡) was not flipped before the dealer's first discard: the "
              "hand is judged without wildcards", variants="ningxiang,guangdong_tdh"),

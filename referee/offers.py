@@ -27,9 +27,10 @@ Both sides are compared in the platform's vocabulary, `(ActionKind, tiles)`:
 
 An offer may leave its tile out where the decision point names one (the discard claimed, the
 kong robbed, or else the tile just drawn). In a window, declining (过) is always possible. Steps
-that are no choice of the seat (打筛 reveals, 宝 flips) have no platform form and are not compared;
-nor are offers of 封东 and 报听 (ACT_FENG_DONG, ACT_READY with no tile), which the rule books
-handle outside the move generator.
+that are no choice of the seat (打筛 reveals, 宝 flips) have no platform form and are not compared.
+封东 and 报听 (ACT_FENG_DONG, ACT_READY with no tile) are declarations a seat may log at any event,
+outside the move generator: offered, each must be one the rule book has and the seat may make now
+(a 报听 only where the deal window lists it), and is never missing.
 """
 from __future__ import annotations
 
@@ -59,7 +60,8 @@ KIND_OF = {A.DRAW: pb.ACT_DRAW, A.DISCARD: pb.ACT_DISCARD, A.READY_DISCARD: pb.A
 NAMES = {pb.ACT_DRAW: "draw", pb.ACT_DISCARD: "discard", pb.ACT_CHI: "chi", pb.ACT_PON: "pon",
          pb.ACT_KONG: "kong", pb.ACT_READY: "ready", pb.ACT_WIN: "win", pb.ACT_PASS: "pass",
          pb.ACT_FENG_DONG: "feng_dong", pb.ACT_HAIDI: "take the last tile"}
-NOT_COMPARED = frozenset({pb.ACT_FENG_DONG})
+FENG_DONG_KEY: Key = (pb.ACT_FENG_DONG, ())
+OPENING_READY_KEY: Key = (pb.ACT_READY, ())
 RUNS = (A.CHI, A.CHI_READY)
 PASS_KEY: Key = (pb.ACT_PASS, ())
 
@@ -92,13 +94,13 @@ def context_tile(replay, phase, seat: int) -> int | None:
     return replay.table.seats[seat].drawn if 0 <= seat < 4 else None
 
 
-def read_offer(offer: pb.OfferedAction, context: int | None) -> Key | str | None:
-    """The key of an offered action; a string says why it is no action; None: not compared."""
+def read_offer(offer: pb.OfferedAction, context: int | None) -> Key | str:
+    """The key of an offered action; a string says why it is no action."""
     kind = offer.kind
     if kind not in NAMES:
         return f"kind {kind}" if kind else "an action of no kind"
-    if kind in NOT_COMPARED:
-        return None
+    if kind == pb.ACT_FENG_DONG:
+        return FENG_DONG_KEY
     tiles = []
     for code in offer.tiles:
         t = T.FROM_CODE.get(code)
@@ -106,7 +108,7 @@ def read_offer(offer: pb.OfferedAction, context: int | None) -> Key | str | None
             return f"{NAMES[kind]} of tile code {code}"
         tiles.append(t)
     if kind == pb.ACT_READY and not tiles:
-        return None  # 报听: a declaration outside the move generator
+        return OPENING_READY_KEY  # 报听
     if kind in (pb.ACT_CHI, pb.ACT_READY) and len(tiles) == 2 and context is not None:
         tiles.append(context)  # 吃 (吃听) names the two tiles shown; the run takes the claimed one
     elif kind in (pb.ACT_PON, pb.ACT_KONG, pb.ACT_WIN) and not tiles and context is not None:
@@ -139,6 +141,14 @@ def offers_at(replay, phase, seat: int) -> list[pb.OfferedAction]:
             for kind, tiles in sorted(legal_keys(replay, phase, seat))]
 
 
+def may_declare(replay, seat: int, key: Key) -> bool:
+    """Is an offered 封东 or 报听 one the seat may declare now (the rule book's declarations; a 报听
+    only while the deal window lists it, legality.deal_actions)?"""
+    if key == FENG_DONG_KEY:
+        return "feng_dong" in replay.rules.declarations
+    return replay.table.deal_window and A.OPENING_READY in {a.kind for a in replay.legality.deal_actions(seat)}
+
+
 def diff(replay, phase, event: pb.Event) -> list[Violation]:
     """The findings of one event's offers against the legal set of `phase` (which takes the event)."""
     seat = event.seat
@@ -152,7 +162,10 @@ def diff(replay, phase, event: pb.Event) -> list[Violation]:
         key = read_offer(offer, context)
         if isinstance(key, str):
             bad.append(key)
-        elif key is not None:
+        elif key in (FENG_DONG_KEY, OPENING_READY_KEY):
+            if not may_declare(replay, seat, key):
+                bad.append(text(key))
+        else:
             offered.add(key)
     missing = legal - offered
     # A 托管 seat that must win (its legal set the win alone) may still be shown a pass: the system

@@ -45,6 +45,12 @@ NOT_HERE = {"indicator": "an indicator flip is not part of play here",
 ENUM_FIELDS = {kind: (name, enum, frozenset(enum.values())) for kind, name, enum in (
     ("win", "kind", pb.WinKind), ("kong", "kind", pb.KongKind), ("discard", "ready", pb.ReadyKind),
     ("chi", "ready", pb.ReadyKind), ("ready", "kind", pb.ReadyKind), ("indicator", "kind", pb.IndicatorKind))}
+# Values the schema defines that an event of the kind never carries, and why.
+MISPLACED_VALUES = {
+    "discard": ({pb.BAOTING}, "a discard declares 听 (TING) or 夹听 (JIATING); 报听 is an event of its own"),
+    "chi": ({pb.BAOTING, pb.JIATING}, "a 吃 declares 听 (TING, 吃听) or nothing"),
+    "ready": ({pb.READY_NONE, pb.TING, pb.JIATING}, "a ready event is 报听 (BAOTING); 听 comes with a discard"),
+}
 WIND_CODES = (pb.E, pb.S, pb.W, pb.N)  # the Tile codes a round_wind may hold (0: not logged, East)
 FROM_CODE = T.FROM_CODE
 EVENT_ORDER = itemgetter(0, 1, 2)  # a Decision's event_index, seat and window: the decisions table's order
@@ -55,6 +61,8 @@ NEXT = tuple((seat + 1) % 4 for seat in range(4))
 NOBODY: frozenset[int] = frozenset()  # the seats whose claim took effect, when nobody claimed
 CLAIMS = frozenset(("pass", "win", "pon", "kong", "chi"))  # events that declare in a claim window
 PLAIN = frozenset(("draw", "pass", "pon"))  # kinds with no enum, never a declaration: checked in the phase
+WIN_KIND_LABELS = {pb.SELF_DRAW: "a 自摸 (SELF_DRAW)", pb.DISCARD: "a win on a discard (DISCARD)",
+                   pb.ROB_KONG: "a 抢杠胡 (ROB_KONG)"}
 READY_ACTIONS = {pb.TING: A.READY_DISCARD, pb.JIATING: A.JIATING_DISCARD, pb.BAOTING: A.READY_DISCARD}
 
 
@@ -257,6 +265,9 @@ class Replay:
             if value not in defined:
                 self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {value}, which {enum.DESCRIPTOR.name} "
                           f"does not define", fatal=True)
+            if kind in MISPLACED_VALUES and value in MISPLACED_VALUES[kind][0]:
+                self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {enum.Name(value)}: "
+                          f"{MISPLACED_VALUES[kind][1]}", fatal=True)
         if kind == "win" and event.win.kind == pb.ROB_KONG and not isinstance(self.phase, Rob):
             self.check_rob(event)
         if kind == "auto_play":  # 托管 markers may come at any time
@@ -412,7 +423,9 @@ class Replay:
         if kind == "win":
             if event.win.kind not in (pb.SELF_DRAW, pb.WIN_UNSPECIFIED):
                 self.illegal(seat, f"a {pb.WinKind.Name(event.win.kind)} win with no discard to take", phase)
-            return A.Action(A.SELF_WIN, self.table.seats[seat].drawn)
+            drawn = self.table.seats[seat].drawn
+            self.check_own_win_tile(event, None if self.table.deal_window else drawn)
+            return A.Action(A.SELF_WIN, drawn)
         if kind == "kong":
             tile = self.event_tile(event.kong.tile, seat)
             action = KONG_ACTIONS.get(KONG_KINDS.get(event.kong.kind))
@@ -432,9 +445,10 @@ class Replay:
             self.flag("OUT_OF_TURN", event.seat, f"seat {event.seat} logged {kind} but seat {seat} is to act "
                       f"({legal})", fatal=True)
         action = self.turn_action(kind, event, phase)
-        if self.trace:
-            self.note_decision(seat, "turn", phase, action)
         legality = self.legality
+        refused = legality.why_not_self_win(seat, phase) if action.kind == A.SELF_WIN else None
+        if self.trace:  # (a win the rules refuse is the finding at this event, where the replay stops)
+            self.note_decision(seat, "turn", phase, action, REFUSED if refused else TOOK_EFFECT)
         if phase.drew and self.drawn_tile_wins and action.kind != A.SELF_WIN:
             drawn = self.table.seats[seat].drawn
             self.check_missed_win(seat, A.Action(A.SELF_WIN, drawn), phase,
@@ -442,7 +456,7 @@ class Replay:
         if action.kind in A.DISCARDS:
             self.discard(seat, action, phase)
         elif action.kind == A.SELF_WIN:
-            self.flag_issue(legality.why_not_self_win(seat, phase), seat, fatal=True)
+            self.flag_issue(refused, seat, fatal=True)
             self.apply_self_win(seat, phase)
         else:
             for issue in legality.every_issue(legality.why_not_own_kong(seat, action, phase), seat, action):
@@ -456,10 +470,10 @@ class Replay:
         self.flag_issue(self.legality.why_not_discard(seat, judged), seat)
         self.apply_discard(seat, action, phase.replacement)
 
-    def note_decision(self, seat: int, window: str, phase, taken: A.Action) -> None:
+    def note_decision(self, seat: int, window: str, phase, taken: A.Action, effect: str = TOOK_EFFECT) -> None:
         if self.trace:
             legal = tuple(map(A.label, phase.legal(self, seat)))
-            self.decisions.append(Decision(self.index, seat, window, legal, A.label(taken)))
+            self.decisions.append(Decision(self.index, seat, window, legal, A.label(taken), effect))
 
     def check_missed_win(self, seat: int, win: A.Action, phase, possible: bool | None = None,
                          marks: bool = True, at: int | None = None) -> None:
@@ -533,10 +547,10 @@ class Replay:
                 if other not in noted:
                     self.note_window_decision(other, DealWindow(self.index if at is None else at), PASS, None)
 
-    def note_deal_decision(self, seat: int, action: A.Action) -> None:
+    def note_deal_decision(self, seat: int, action: A.Action, declared: str = TOOK_EFFECT) -> None:
         """A declaration in the deal window (报听, a 起手 hand), for the trace."""
         if self.trace and self.table.deal_window and seat != self.table.dealer:
-            self.note_window_decision(seat, DealWindow(self.index), action, self.index)
+            self.note_window_decision(seat, DealWindow(self.index), action, self.index, declared)
 
     def apply_self_win(self, seat: int, phase: Turn) -> None:
         s = self.table.seats[seat]
@@ -589,7 +603,10 @@ class Replay:
                 return
 
     def after_kong(self, seat: int) -> None:
-        """A completed kong is resolved by the ruleset's part: a replacement, or 打筛."""
+        """A completed kong is resolved by the ruleset's part: a replacement, or 打筛. A kong with too
+        few tiles left for that was flagged where it was made; the table cannot follow the log past it."""
+        if self.rules.kong_draw.why_not_kong(self) is not None:
+            raise Halt
         self.phase = self.rules.kong_draw.after_kong(self, seat)
 
     # -- the claim window after a discard -------------------------------------------------------
@@ -635,6 +652,27 @@ class Replay:
                 self.flag_issue(issue, seat)
         phase.declared[seat] = (action, self.index)
         return True
+
+    def check_win_kind(self, event: pb.Event, win: str, what: str) -> None:
+        """A win logged with another kind than the only one (A.SELF_WIN, RON or ROB_WIN) its window
+        takes (record.proto WinKind; WIN_UNSPECIFIED leaves it unsaid, and screen judged a 抢杠胡 outside
+        a rob window): ILLEGAL_ACTION, and the win is judged as the window's."""
+        logged, kind = event.win.kind, A.WIN_KINDS[win]
+        if logged not in (pb.WIN_UNSPECIFIED, kind, pb.ROB_KONG):
+            self.flag("ILLEGAL_ACTION", event.seat, f"seat {event.seat}'s win {what} is {WIN_KIND_LABELS[kind]}, "
+                      f"but it is logged as {WIN_KIND_LABELS.get(logged, logged)}")
+
+    def check_own_win_tile(self, event: pb.Event, drawn: int | None) -> None:
+        """A self-drawn win names the tile it wins on, where it names one: the tile just drawn (a 摸宝's
+        宝 too), or, at the deal, a tile the seat holds (record.proto Win.tile)."""
+        code, seat = event.win.tile, event.seat
+        if not code:
+            return
+        logged = self.event_tile(code, seat)
+        hand = self.table.seats[seat].hand
+        if logged != drawn if drawn is not None else not hand[logged]:
+            held = f"the tile it drew is {T.label(drawn)}" if drawn is not None else f"it holds no {T.label(logged)}"
+            self.flag("FALSE_WIN", seat, f"seat {seat} declared 自摸 on {T.label(logged)}, but {held}", fatal=True)
 
     def refuse_win(self, seat: int, phase, action: A.Action, issue) -> None:
         """A win declared in a window that may not be taken stops the replay there; the trace first
@@ -808,6 +846,7 @@ class Replay:
             self.flag("ILLEGAL_ACTION", seat, f"seat {seat} declared twice on one kong", fatal=True)
         if kind == "win":
             action = A.Action(A.ROB_WIN, phase.tile)
+            self.check_win_kind(event, A.ROB_WIN, f"on seat {phase.konger}'s 补杠 of {T.label(phase.tile)}")
             self.check_claimed_tile(kind, event, phase.tile, "the kong being robbed is of")
             self.refuse_win(seat, phase, action, self.legality.why_not_ron(seat, phase.tile, action))
             phase.declared[seat] = (action, self.index)
@@ -911,9 +950,11 @@ class Replay:
     def take_tile(self, seat: int, draw: pb.Draw, replacement: bool) -> int:
         """The drawn tile: the logged one, checked against the wall (or counted when there is none)."""
         wall = self.table.wall
-        if wall.back <= wall.front:
-            self.flag("DRAW_FROM_RESERVE", seat, "a draw from an empty wall", fatal=True)
-        expected = wall.take_back(self.rules.wall_end.replacement_skip) if replacement else wall.take_front()
+        skip = self.rules.wall_end.replacement_skip if replacement else 0
+        if wall.back - skip <= wall.front:
+            self.flag("DRAW_FROM_RESERVE", seat, f"a kong replacement with no tile before the {skip} kept at the tail"
+                      if skip else "a draw from an empty wall", fatal=True)
+        expected = wall.take_back(skip) if replacement else wall.take_front()
         code = draw.tile
         if code and code in FROM_CODE and FROM_CODE[code] == expected:
             return expected  # the usual case: the logged tile is the wall's
@@ -1014,6 +1055,13 @@ def compare_claim(replay: Replay, claimed: pb.ClaimedResult, verdict: Verdict) -
         code, detail = rules.explain_mismatch(outcome, claimed) or ("SETTLEMENT_MISMATCH", "")
         flag(code, None, f"claimed {list(claimed.payments)}, recomputed {list(recomputed.payments)}"
              + (f"; {detail}" if detail else ""), index=None)
+    elif claimed.kong_payments and len(claimed.kong_payments) != 4:
+        flag("CLAIM_MALFORMED", None, f"{len(claimed.kong_payments)} kong payments claimed; one per seat (4) "
+             f"expected", index=None)
+    elif claimed.kong_payments and tuple(claimed.kong_payments) != recomputed.kong_payments:
+        # (checked where the nets agree: a wrong net is the one finding of a wrong payment)
+        flag("SETTLEMENT_MISMATCH", None, f"the kong money (杠分) of the payments is claimed as "
+             f"{list(claimed.kong_payments)}, recomputed {list(recomputed.kong_payments)}", index=None)
     if claimed.has_next_dealer and claimed.next_dealer != verdict.next_dealer:
         flag("NEXT_DEALER_MISMATCH", None, f"the platform names seat {claimed.next_dealer} as next dealer; the "
              f"rule gives seat {verdict.next_dealer}", index=None)

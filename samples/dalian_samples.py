@@ -284,3 +284,12 @@ def _():
 def _():
     record = flip(around(ready(hand("dl-menqing-wrong")))).draw(1, "3p").win(1, "self", "3p").build()
     return with_claim(record, payments=[-8, 16, -4, -4])
+
+
+@sample("wilds_mismatch", "violations", ["WILDS_MISMATCH@9"],
+        "the 宝 flip shows 9s and the platform logs 1s as the kind it made wild; the 宝's own kind is wild", DL)
+def _():
+    record = flip(around(ready(hand("dl-wilds-mismatch")))).draw(1, "3p").win(1, "self", "3p").build()
+    flipped = next(e for e in record.events if e.WhichOneof("kind") == "indicator").indicator
+    flipped.wilds.append(flipped.tile - 8)  # 1s
+    return record

@@ -276,3 +276,11 @@ def _():
 def _():
     record = ready(hand("hrb-chuchong-wrong")).draw(2, "6m").discard(2, "6m").win(1, "discard", "6m").build()
     return with_claim(record, payments=[0, 3, -3, 0])
+
+
+@sample("wilds_mismatch", "violations", ["WILDS_MISMATCH@0"],
+        "the 宝 flip shows 3s and the platform logs 4s as the kind it made wild; the 宝's own kind is wild", HRB)
+def _():
+    record = around(ready(hand("hrb-wilds-mismatch"))).draw(1, "6m").win(1, "self", "6m").build()
+    record.events[0].indicator.wilds.append(record.events[0].indicator.tile + 1)  # 4s
+    return record

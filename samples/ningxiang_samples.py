@@ -261,3 +261,12 @@ def _():
 def _():
     b = opening(HandBuilder("nx-indicator-missing", ruleset=NX).deal(DEALER, READY_1, JUNK_2, JUNK_3))  # 0-6
     return b.draw(0, "4p").discard(0, "5s").win(1, "discard", "5s").birds("1p4s").build(strict=False)  # 7-10
+
+
+@sample("wilds_mismatch", "violations", ["MISSED_WIN@3", "WILDS_MISMATCH@0"],
+        "the 正王 flip shows 7m and the platform logs 7m as the wild kind; the wildcards are its 纯王 6m and 8m (the "
+        "正王's own copies are natural, NX-A1)", NX)
+def _():
+    record = discard_win("nx-wilds-mismatch").build()
+    record.events[0].indicator.wilds.append(record.events[0].indicator.tile)
+    return record

@@ -530,3 +530,34 @@ def test_a_file_named_twice_is_read_once(tmp_path, capsys):
     assert code == 0
     assert lines == once
 
+
+@pytest.mark.parametrize("name, code, at, seat", [("hb_false_selfdraw_trace", "FALSE_WIN", 32, 1),
+                                                  ("hrb_selfdraw_without_ready_trace", "WIN_WITHOUT_READY", 79, 2)])
+def test_trace_says_a_self_drawn_win_the_rules_refuse_was_refused(name, code, at, seat):
+    """README: a choice is marked refused where it "was a win the rules refused (the finding at that
+    event, where the referee stops)". A refused win on a discard said so; a refused 自摸 said "took
+    effect" (found by an independent fault injector, 145 of 145 forged)."""
+    from referee import records
+    from referee.verify import verify_record
+
+    verdict = verify_record(records.read_record(pathlib.Path(__file__).parent / "records" / f"{name}.textproto"),
+                            trace=True)
+    assert [(v.code, v.event_index, v.seat) for v in verdict.errors] == [(code, at, seat)]
+    [decision] = [d for d in verdict.decisions if d.event_index == at]
+    assert (decision.seat, decision.taken.startswith("win self-draw"), decision.effect) == (seat, True, "refused")
+
+
+def test_trace_says_a_false_opening_hand_was_refused():
+    """宁乡's 起手 hand declared by a seat that holds none: FALSE_WIN, and the deal window's decision
+    is refused, not "took effect"."""
+    from referee import records
+    from referee.verify import verify_record
+
+    record = records.read_record(SAMPLES / "ningxiang" / "clean_opening_hand.textproto")
+    at = next(i for i, e in enumerate(record.events) if e.WhichOneof("kind") == "win")
+    assert verify_record(record, trace=True).decisions[0].effect == "took effect"
+    record.events[at].seat = 2  # seat 2 is dealt 万 and holds no 起手 hand
+    verdict = verify_record(record, trace=True)
+    assert [(v.code, v.event_index, v.seat) for v in verdict.errors] == [("FALSE_WIN", at, 2)]
+    [decision] = [d for d in verdict.decisions if d.seat == 2 and d.window == "deal"]
+    assert (decision.event_index, decision.taken, decision.effect) == (at, "win self-draw", "refused")

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from referee import actions as A
 from referee import tiles as T
-from referee.parts.wilds import NoWilds
+from referee.parts.wilds import NoWilds, check_logged_wilds
 from referee.phases import DrawDue, Ended, Phase
 
 UNKNOWN = -1  # a wall position the platform did not log
@@ -186,6 +186,7 @@ class Bao(NoWilds):
             replay.flag("BAO_UNDUE", seat, f"a first 宝 flip to {T.label(tile)} where the 宝 {T.label(table.indicator)} "
                         f"is set: what is due is 换宝 (logged as BAO_CHANGE)")
         self.flip(replay, seat, tile, flip.wall_index, change)
+        check_logged_wilds(replay, seat, flip, frozenset((tile,)))  # the 宝 kind (wild for 听 seats only)
         if due:
             replay.phase = self.before_draw(replay, phase.seat, phase.then)
         return True
@@ -197,13 +198,18 @@ class Bao(NoWilds):
         if self.source == LAST:
             expected = self.target(wall, state, change)
             if change and self.old_leaves_play and wall.remaining:
-                self.leave_play(replay, seat, wall.back - 1, table.indicator, unknown)  # the old 宝
-            if not unknown:
+                self.leave_play(replay, seat, wall.back - 1, table.indicator, False)  # the old 宝 (counted)
+            if unknown:
+                replay.count_unlogged(seat, tile)  # kept at the tail, never drawn: counted as it is shown
+            else:
                 self.check(replay, seat, tile, logged, [expected], "the last wall tile")
         else:
             if not unknown:
                 self.check(replay, seat, tile, logged, list(self.allowed(wall)),
                            f"2 to {self.back_stacks} stacks from the back of the wall (two dice)")
+            elif not self.leaves_play and table.seen[tile] >= replay.rules.copies:  # (counted if drawn)
+                replay.flag("TILE_CONSERVATION", seat, f"the 宝 is shown as {T.label(tile)}, where every copy of "
+                            f"it is in play already")
             if self.leaves_play:
                 self.set_aside(replay, seat, tile, logged, unknown)
         table.indicator = tile
@@ -222,11 +228,11 @@ class Bao(NoWilds):
             index = places[-1]
         self.leave_play(replay, seat, index, tile, unknown)
 
-    def leave_play(self, replay, seat: int, index: int, tile: int, unknown: bool) -> None:
-        """An indicator out of the undrawn wall at `index` and dead (a wall the record does not log
-        counts it as seen now)."""
+    def leave_play(self, replay, seat: int, index: int, tile: int, count: bool) -> None:
+        """An indicator out of the undrawn wall at `index` and dead (`count`: a wall the record does
+        not log counts it as seen now)."""
         table = replay.table
-        if unknown:
+        if count:
             replay.count_unlogged(seat, tile)  # revealed as it leaves play
         table.wall.remove(index)
         table.dead[tile] += 1
@@ -314,6 +320,7 @@ class BaoLook(Phase):
             self.declared.append((A.Action(A.PASS), replay.index))
             return True
         bao = replay.table.indicator
+        replay.check_win_kind(event, A.SELF_WIN, "on the 宝 it looks at (冲宝)")
         logged = replay.event_tile(event.win.tile, self.seat) if event.win.tile else bao
         if logged != bao:
             replay.refuse_win(self.seat, self, A.Action(A.SELF_WIN, logged),

@@ -147,6 +147,8 @@ class Horses:
             replay.flag(self.code, seat, f"seat {seat} was given {len(logged)} horses; the room gives "
                         f"{self.per_seat} each")
         wall, indexes = table.wall, list(event.horses.wall_index)
+        if indexes and len(indexes) != len(logged):  # where logged, one position per horse
+            replay.flag(self.code, seat, f"seat {seat}'s {len(logged)} horses are logged at {len(indexes)} wall positions")
         shift = self.shift(replay)
         tiles = []
         for k, tile in enumerate(logged):

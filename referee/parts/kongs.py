@@ -162,6 +162,8 @@ class DashaiWindow(Phase):
             return True
         tile = replay.event_tile(event.win.tile, seat) if event.win.tile else self.tiles[0]
         action = A.Action(A.SELF_WIN if seat == self.konger else A.RON, tile)
+        replay.check_win_kind(event, *((A.SELF_WIN, "on its own 打筛 tile (杠上开花)") if seat == self.konger else
+                                       (A.RON, f"on seat {self.konger}'s 打筛 tile (杠上炮)")))
         if tile not in self.tiles:
             replay.refuse_win(seat, self, action, ("FALSE_WIN", f"seat {seat} declared 胡 on {T.label(tile)}, which "
                                                                 f"is not a revealed 打筛 tile"))

@@ -48,6 +48,16 @@ class FixedWild(NoWilds):
         table.wilds = frozenset({self.kind})
 
 
+def check_logged_wilds(replay, seat: int, flip, wilds) -> None:
+    """IndicatorFlip.wilds, where the platform logs them: each code a tile, and the kinds those the
+    rule makes wild with this flip (WILDS_MISMATCH)."""
+    if flip.wilds:
+        logged = {replay.event_tile(code, seat) for code in flip.wilds}
+        if logged != wilds:
+            replay.flag("WILDS_MISMATCH", seat, f"the platform made {T.format_tiles(sorted(logged))} wild after the "
+                        f"flip of {T.label(T.from_proto(flip.tile))}; the rule makes {T.format_tiles(sorted(wilds))} wild")
+
+
 class FlippedIndicator(NoWilds):
     """An indicator tile flipped after the deal sets the wildcards: 宁乡's 正王 (its two
     neighbours are wild, and the flipped tile leaves play) or 推倒胡's 鬼 (the successor is wild,
@@ -88,15 +98,17 @@ class FlippedIndicator(NoWilds):
         table, seat = replay.table, event.seat
         if table.indicator is not None or not table.deal_window:
             replay.flag("ILLEGAL_ACTION", seat, "an indicator flip is not part of play here", fatal=True)
+        if event.indicator.kind not in (0, self.kind):  # (0: unsaid)
+            from referee.proto import record_pb2 as pb
+
+            name = pb.IndicatorKind.Name
+            replay.flag("ILLEGAL_ACTION", seat, f"the flip here is the {INDICATOR_NAMES.get(self.kind, '')} indicator "
+                        f"({name(self.kind)}), logged as {name(event.indicator.kind)}", fatal=True)
         tile = replay.event_tile(event.indicator.tile, seat)
         self.check_wall(replay, seat, tile, event.indicator.wall_index)
         table.indicator = tile
         table.wilds = self.wilds_of(tile)
-        if event.indicator.wilds:
-            logged = {replay.event_tile(code, seat) for code in event.indicator.wilds}
-            if logged != table.wilds:
-                replay.flag("WILDS_MISMATCH", seat, f"the platform made {T.format_tiles(sorted(logged))} wild after "
-                            f"the flip of {T.label(tile)}; the rule makes {T.format_tiles(sorted(table.wilds))} wild")
+        check_logged_wilds(replay, seat, event.indicator, table.wilds)
         if self.leaves_play:
             table.dead[tile] += 1
         replay.wilds_changed()

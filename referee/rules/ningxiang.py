@@ -26,7 +26,7 @@ from referee.rules.base import ALL_KINDS, NO_WILDS, Option, Outcome, Ruleset, Wi
 from referee.scoring import (TIMES, HandContext, HandView, Ledger, Pattern, Priced, added, best_reading,
                              claims_other_patterns, evaluate, factor, pay_wins, settlement)
 from referee.state import ADDED, CHI, PON, Meld
-from referee.verdict import Settlement
+from referee.verdict import REFUSED, TOOK_EFFECT, Settlement
 
 JIANG = frozenset(t for t in range(27) if T.rank_of(t) in (2, 5, 8))  # 将: the 2/5/8 tiles
 SMALL, BIG = 2, 7  # NX.6.1: 小胡 and each 大胡, per payer
@@ -331,11 +331,13 @@ class Ningxiang(Ruleset):
         phase, seat = replay.phase, event.seat
         if not (replay.table.deal_window and isinstance(phase, Turn) and seat != phase.seat):
             return False
-        replay.note_deal_decision(seat, A.Action(A.SELF_WIN))
-        replay.play_begins(seat)
         s, view = replay.table.seats[seat], replay.view
         instant = self.instant_hands(view, s.hand, s.melds, opening=True)
         issue = self.forbid(view, seat, A.Action(A.SELF_WIN))
+        replay.note_deal_decision(seat, A.Action(A.SELF_WIN), REFUSED if issue or not instant else TOOK_EFFECT)
+        replay.check_win_kind(event, A.SELF_WIN, "on its dealt tiles (a 起手 hand)")
+        replay.check_own_win_tile(event, None)
+        replay.play_begins(seat)
         if not instant or issue:
             replay.flag_issue(issue, seat, fatal=True)
             replay.flag("FALSE_WIN", seat, f"seat {seat} declared a 起手 win with {s.concealed()}, which holds no "
