@@ -57,25 +57,13 @@ def test_an_unspecified_win_kind_is_the_windows_own():
     assert verify_record(record).status == "clean"
 
 
-def test_an_opening_hand_logged_as_a_discard_win_is_an_illegal_action():
-    """宁乡's 起手 hand is declared on the dealt tiles, before any discard: a 自摸."""
-    record = sample("ningxiang", "clean_opening_hand")
-    at = win_events(record)[0]
-    record.events[at].win.kind = pb.DISCARD
-    assert findings(record) == [("ILLEGAL_ACTION", at, record.events[at].seat)]
-
-
-def test_a_konger_winning_on_its_own_dashai_tile_logged_as_a_discard_win_is_an_illegal_action():
-    """The konger's win on its 打筛 tile is 杠上开花, a 自摸; another seat's is 杠上炮, a discard win."""
-    record = sample("ningxiang", "clean_borrowed_kong_flower")
-    at = win_events(record)[0]
-    assert record.events[at].win.kind == pb.SELF_DRAW
-    record.events[at].win.kind = pb.DISCARD
-    assert findings(record) == [("ILLEGAL_ACTION", at, record.events[at].seat)]
-
-
-def test_a_chongbao_logged_as_a_discard_win_is_an_illegal_action():
-    record = sample("dalian", "clean_chongbao")
+@pytest.mark.parametrize("ruleset, name", [
+    ("ningxiang", "clean_opening_hand"),  # a 起手 hand, declared on the dealt tiles
+    ("ningxiang", "clean_borrowed_kong_flower"),  # the konger's own 打筛 tile: 杠上开花 (another seat's: 杠上炮)
+    ("dalian", "clean_chongbao"),  # 冲宝, before the seat's draw
+])
+def test_a_self_drawn_win_outside_a_turn_logged_as_a_discard_win_is_an_illegal_action(ruleset, name):
+    record = sample(ruleset, name)
     at = win_events(record)[0]
     assert record.events[at].win.kind == pb.SELF_DRAW
     record.events[at].win.kind = pb.DISCARD
