@@ -733,3 +733,15 @@ def test_a_kong_on_the_last_tile_is_one_finding_and_the_draw_after_it_ends_the_h
     is flagged; the 荒庄 logged after it is all that can follow, not ILLEGAL_EXHAUSTIVE_DRAW too."""
     verdict = verify_record(records.read_record(pathlib.Path(__file__).parent / "records" / f"{name}.textproto"))
     assert [(v.code, v.event_index) for v in verdict.errors] == [("DRAW_FROM_RESERVE", at)]
+
+
+def test_horses_given_in_another_number_than_the_room_gives_are_settled_as_the_room_gives():
+    """tdh_horses is the room's number (TDH.1): with one horse each the horses are the wall's last
+    four tiles, 2p (seat 0), 3p (seat 1), 5p (seat 2), 6s (seat 3), and only seat 2's 5p hits (on the
+    winner, seat 1). The platform's eight horses were settled whenever the number differed (found by
+    an independent options review)."""
+    record = records.read_record(ROOT / "samples" / TDH / "clean_discard_win.textproto")
+    verdict = verify_record(record, {"tdh_horses": "1"})
+    assert [v.code for v in verdict.errors].count("HORSE_MISMATCH") == 4
+    assert verdict.recomputed.payments == (-32, 16, 16, 0)
+    assert verify_record(record).recomputed.payments == (-64, 48, -16, 32)

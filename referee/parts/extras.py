@@ -147,6 +147,7 @@ class Horses:
             replay.flag(self.code, seat, f"seat {seat} was given {len(logged)} horses; the room gives "
                         f"{self.per_seat} each")
         wall, indexes = table.wall, list(event.horses.wall_index)
+        start = table.parts.setdefault("horses", wall.back)  # the back of the wall before any horse
         if indexes and len(indexes) != len(logged):  # where logged, one position per horse
             replay.flag(self.code, seat, f"seat {seat}'s {len(logged)} horses are logged at {len(indexes)} wall positions")
         shift = self.shift(replay)
@@ -167,7 +168,8 @@ class Horses:
                 replay.flag(self.code, seat, f"horse logged as {T.label(tile)} where the wall holds "
                             f"{T.label(expected)}")
             tiles.append(expected)  # the wall's tile is the horse
-        outcome.horses[seat] = tuple(tiles)
+        outcome.horses[seat] = tuple(tiles if len(logged) == self.per_seat else self.due(wall, start, seat, table.dealer)
+                                     or tiles)
         if self.limits_room:
             for t in tiles:
                 table.dead[t] += 1
@@ -186,6 +188,15 @@ class Horses:
         indexes = [wall.back - 1 - k for k in range(self.per_seat)]
         return pb.Event(seat=seat, horses=pb.HorseSetAside(tiles=[T.to_proto(wall.tiles[i]) for i in indexes],
                                                            wall_index=[i + shift for i in indexes]))
+
+    def due(self, wall, start: int, seat: int, dealer: int) -> list[int]:
+        """The seat's horses as the room gives them, for a seat given another number: `per_seat` tiles
+        from the back of the wall as it was before the first horse, in order from the dealer ([]
+        where the wall does not show them)."""
+        rank = (seat - dealer) % 4
+        places = [start - 1 - rank * self.per_seat - k for k in range(self.per_seat)]
+        tiles = [wall.tiles[i] for i in places if wall.front <= i]
+        return tiles if len(tiles) == self.per_seat and UNKNOWN not in tiles else []
 
     @staticmethod
     def shift(replay) -> int:
