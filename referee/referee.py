@@ -265,7 +265,8 @@ class Replay:
             if value not in defined:
                 self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {value}, which {enum.DESCRIPTOR.name} "
                           f"does not define", fatal=True)
-            if kind in MISPLACED_VALUES and value in MISPLACED_VALUES[kind][0]:
+            if kind in MISPLACED_VALUES and value in MISPLACED_VALUES[kind][0] and (
+                    kind not in NOT_HERE or kind in self.rules.declarations):  # (else NOT_HERE's finding below)
                 self.flag("INVALID_VALUE", event.seat, f"{kind}.{name} is {enum.Name(value)}: "
                           f"{MISPLACED_VALUES[kind][1]}", fatal=True)
         if kind == "win" and event.win.kind == pb.ROB_KONG and not isinstance(self.phase, Rob):

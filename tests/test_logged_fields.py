@@ -272,3 +272,14 @@ def test_an_indicator_flip_of_another_kind_than_the_rule_books_is_an_illegal_act
     assert findings(record) == [("ILLEGAL_ACTION", at, record.events[at].seat)]
     record.events[at].indicator.kind = pb.INDICATOR_UNSPECIFIED  # unsaid
     assert verify_record(record).status == "clean"
+
+
+def test_a_ready_event_in_a_rule_book_without_one_is_an_illegal_action_whatever_its_kind():
+    """河北 has no ready declaration outside a discard: that is the finding, whichever kind it logs."""
+    for kind in (pb.TING, pb.BAOTING, pb.READY_NONE):
+        record = sample("hebei", "clean_self_draw")
+        events = list(record.events)
+        declared = pb.Event(seat=1, ready=pb.Ready(kind=kind))
+        del record.events[:]
+        record.events.extend(events[:3] + [declared] + events[3:])
+        assert findings(record) == [("ILLEGAL_ACTION", 3, 1)], kind
