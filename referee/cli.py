@@ -60,10 +60,11 @@ def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
             yield from ((str(p), NotRead(), 0) for p in left)
         found = False
         for file in files:
-            if file.resolve() in read:
+            identity = _identity(file)
+            if identity in read:
                 found = True
                 continue
-            read.add(file.resolve())
+            read.add(identity)
             if archive.is_archive_path(file):
                 found = True
                 yield from walk_archive(file)
@@ -81,6 +82,14 @@ def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
 def readable_name(path: pathlib.Path) -> bool:
     """Is a file found in a directory one verify reads: an archive or a record file, by its name?"""
     return archive.is_archive_path(path) or records.is_text_path(path) or records.is_binary_path(path)
+
+
+def _identity(path: pathlib.Path) -> tuple[int, int]:
+    try:
+        st = path.stat()
+    except OSError:
+        return (-1, hash(str(path)))  # unreadable: reported by the reader, named once per path
+    return (st.st_dev, st.st_ino)
 
 
 def _size(path: pathlib.Path) -> int:
@@ -129,11 +138,12 @@ def iter_archive(path: pathlib.Path):
 
 def input_bytes(paths: list[str]) -> int:
     """Bytes on disk of every file walk_inputs will read (the progress bar's total)."""
-    files = set()
+    files = {}
     for name in paths:
         path = pathlib.Path(name)
-        files.update(file.resolve() for file in (archive.walk_dir(path, readable_name)[0] if path.is_dir() else [path]))
-    return sum(map(_size, files))
+        files.update((_identity(file), file) for file in (archive.walk_dir(path, readable_name)[0] if path.is_dir()
+                                                          else [path]))
+    return sum(map(_size, files.values()))
 
 
 # -- verify ---------------------------------------------------------------------------------

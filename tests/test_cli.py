@@ -561,3 +561,13 @@ def test_trace_says_a_false_opening_hand_was_refused():
     assert [(v.code, v.event_index, v.seat) for v in verdict.errors] == [("FALSE_WIN", at, 2)]
     [decision] = [d for d in verdict.decisions if d.seat == 2 and d.window == "deal"]
     assert (decision.event_index, decision.taken, decision.effect) == (at, "win self-draw", "refused")
+
+
+def test_a_hard_linked_copy_is_the_same_file(tmp_path, capsys):
+    out = tmp_path / "m.tfrecord"
+    assert main(["simulate", "--ruleset", "hebei", "--matches", "1", "--hands-per-match", "3", "--seed", "3",
+                 "--out", str(out)]) == 0
+    (tmp_path / "link.tfrecord").hardlink_to(out)
+    capsys.readouterr()
+    code, once = run_json(capsys, out)
+    assert run_json(capsys, out, tmp_path / "link.tfrecord") == (code, once)
