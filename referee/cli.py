@@ -46,7 +46,7 @@ def walk_inputs(paths: list[str]) -> Iterator[tuple[str, bytes | records.GameRec
     not skipped. A file named twice (or inside a directory named too) is read once, as the audit
     reads it (pipelines.files.list_archives).
     """
-    read: set[pathlib.Path] = set()
+    read: set[tuple[int, int]] = set()  # (device, inode): a file named by two paths, or hard-linked
     for name in paths:
         path = pathlib.Path(name)
         if not path.exists():

@@ -233,7 +233,22 @@ class Replay:
                 return
         elif event.seat > 3:
             self.flag("OUT_OF_TURN", None, f"seat {event.seat} does not exist (seats are 0-3)", fatal=True)
+        elif kind == "pass" and self.table.deal_window and self.deal_pass(event):
+            return
         self.dispatch(kind, event)
+
+    def deal_pass(self, event: pb.Event) -> bool:
+        """A 过 logged in the deal window by a seat other than the one to act, where it may declare
+        something (宁乡's 报听, 起手 hands, 封东 at any time): it declines that. Its offers are judged
+        against what it may declare there."""
+        phase, seat = self.phase, event.seat
+        if type(phase) is not Turn or seat == phase.seat or not (
+                "feng_dong" in self.rules.declarations or len(self.legality.deal_actions(seat)) > 1):
+            return False
+        if self.offers and len(event.offered):
+            self.violations += offers.diff(self, DealWindow(self.index), event)
+        self.note_deal_decision(seat, PASS)
+        return True
 
     def dispatch(self, kind: str, event: pb.Event) -> None:
         """Hand the event to the phase: an open window takes it as a declaration or is closed by it.
@@ -422,10 +437,9 @@ class Replay:
                 action = A.READY_DISCARD  # the discard after a 吃听 declares 听 by itself ("吃后自动报听")
             return A.Action(action, tile)
         if kind == "win":
-            if event.win.kind not in (pb.SELF_DRAW, pb.WIN_UNSPECIFIED):
-                self.illegal(seat, f"a {pb.WinKind.Name(event.win.kind)} win with no discard to take", phase)
+            self.check_win_kind(event, A.SELF_WIN, "on its own tiles")
             drawn = self.table.seats[seat].drawn
-            self.check_own_win_tile(event, None if self.table.deal_window else drawn)
+            self.check_own_win_tile(event, drawn)
             return A.Action(A.SELF_WIN, drawn)
         if kind == "kong":
             tile = self.event_tile(event.kong.tile, seat)
@@ -635,7 +649,9 @@ class Replay:
         if kind not in CLAIMS or event.seat == phase.discarder:
             return False
         if kind == "win" and event.win.kind == pb.SELF_DRAW:
-            return False  # no claim on the discard: a self-drawn win after it (冲宝 on a 宝 seen before a draw)
+            if getattr(self.rules.wilds, "chongbao", False):
+                return False  # no claim on the discard: a self-drawn win after it (冲宝 on a 宝 seen before a draw)
+            self.check_win_kind(event, A.RON, f"on seat {phase.discarder}'s discard of {T.label(phase.tile)}")
         action = self.claim_action(kind, event, phase.tile)
         if action is None:
             return False
@@ -664,13 +680,19 @@ class Replay:
                       f"but it is logged as {WIN_KIND_LABELS.get(logged, logged)}")
 
     def check_own_win_tile(self, event: pb.Event, drawn: int | None) -> None:
-        """A self-drawn win names the tile it wins on, where it names one: the tile just drawn (a 摸宝's
-        宝 too), or, at the deal, a tile the seat holds (record.proto Win.tile)."""
+        """A self-drawn win names the tile it wins on, where it names one: the tile just drawn, or a
+        tile the seat holds where no drawn tile is the winning one (record.proto Win.tile): at the
+        deal, before the seat's first discard (an instant hand needs no winning tile), and for a
+        drawn wildcard (摸宝: the 宝, or the tile it stands for)."""
         code, seat = event.win.tile, event.seat
         if not code:
             return
         logged = self.event_tile(code, seat)
-        hand = self.table.seats[seat].hand
+        hand, legality = self.table.seats[seat].hand, self.legality
+        if drawn is not None and legality.drawn_wild and self.rules.drawn_wild_wins(self.view, seat, drawn):
+            return  # 摸宝: the 宝 drawn, or the tile it stands for
+        if drawn is not None and (self.table.deal_window or legality.instant and legality.opening(seat)):
+            drawn = None
         if logged != drawn if drawn is not None else not hand[logged]:
             held = f"the tile it drew is {T.label(drawn)}" if drawn is not None else f"it holds no {T.label(logged)}"
             self.flag("FALSE_WIN", seat, f"seat {seat} declared 自摸 on {T.label(logged)}, but {held}", fatal=True)

@@ -270,6 +270,7 @@ def test_an_indicator_flip_of_another_kind_than_the_rule_books_is_an_illegal_act
     at = next(i for i, e in enumerate(record.events) if e.WhichOneof("kind") == "indicator")
     record.events[at].indicator.kind = logged
     assert findings(record) == [("ILLEGAL_ACTION", at, record.events[at].seat)]
+    assert verify_record(record).recomputed is not None  # the tile and place are right: the hand is judged on
     record.events[at].indicator.kind = pb.INDICATOR_UNSPECIFIED  # unsaid
     assert verify_record(record).status == "clean"
 
@@ -283,3 +284,76 @@ def test_a_ready_event_in_a_rule_book_without_one_is_an_illegal_action_whatever_
         del record.events[:]
         record.events.extend(events[:3] + [declared] + events[3:])
         assert findings(record) == [("ILLEGAL_ACTION", 3, 1)], kind
+
+
+@pytest.mark.parametrize("ruleset, name, logged, told", [
+    ("hebei", "clean_discard_win", pb.SELF_DRAW, "a win on a discard (DISCARD)"),
+    ("ningxiang", "clean_haidi_pao_tongpao", pb.SELF_DRAW, "a win on a discard (DISCARD)"),
+    ("guangdong_tdh", "clean_gangshang_pao", pb.SELF_DRAW, "a win on a discard (DISCARD)"),
+    ("hebei", "clean_self_draw", pb.DISCARD, "a 自摸 (SELF_DRAW)"),
+])
+def test_a_win_in_a_turn_or_on_a_discard_logged_as_the_other_kind_is_settled_as_what_it_is(ruleset, name, logged, told):
+    """As in the rob window: ILLEGAL_ACTION at the win, settled as the win it is. A discard win logged
+    as 自摸 was OUT_OF_TURN (or EVENT_AFTER_END after the 海底) and a 自摸 logged as a discard win a
+    fatal ILLEGAL_ACTION, each with no winner (found by a review of this change)."""
+    record = sample(ruleset, name)
+    clean = verify_record(record)
+    wins = win_events(record)
+    for at in wins:
+        record.events[at].win.kind = logged
+    verdict = verify_record(record)
+    assert [(v.code, v.event_index) for v in verdict.errors] == [("ILLEGAL_ACTION", at) for at in wins]
+    assert told in verdict.errors[0].message
+    assert verdict.recomputed.payments == clean.recomputed.payments
+
+
+def test_an_instant_hand_before_the_seats_first_discard_may_name_any_tile_it_holds():
+    record = records.parse_text((RECORDS / "nx_opening_hand_after_draw_names_a_held_tile.textproto").read_text(
+        encoding="utf-8"))
+    verdict = verify_record(record)
+    assert verdict.status == "clean" and verdict.recomputed.payments == (-14, 35, -7, -14)
+
+
+@pytest.mark.parametrize("ruleset", ["harbin", "dalian"])
+def test_a_mobao_may_name_the_bao_or_the_tile_it_stands_for(ruleset):
+    record = sample(ruleset, "clean_mobao")
+    at = win_events(record)[-1]
+    clean = verify_record(record)
+    for code in (pb.M1, pb.P5, pb.S9):
+        record.events[at].win.tile = code
+        assert verify_record(record).recomputed.payments == clean.recomputed.payments
+
+
+def test_a_bao_flip_of_unsaid_kind_is_the_flip_that_is_due():
+    """INDICATOR_UNSPECIFIED is "unsaid" in every rule book, as for the 正王 and the 鬼; a 宝 flip of
+    kind 0 was a fatal ILLEGAL_ACTION."""
+    record = sample("harbin", "clean_mobao")
+    at = next(i for i, e in enumerate(record.events) if e.WhichOneof("kind") == "indicator")
+    record.events[at].indicator.kind = pb.INDICATOR_UNSPECIFIED
+    assert verify_record(record).status == "clean"
+
+
+def test_a_pass_in_the_deal_window_declines_what_the_seat_may_declare_there():
+    """宁乡: any seat may declare 封东 (and 报听, a 起手 hand) in the deal window, so a 过 logged there
+    declines it; it was OUT_OF_TURN (and its offer of 过 OFFER_ILLEGAL), with no settlement."""
+    record = sample("ningxiang", "clean_baoting_win")
+    clean = verify_record(record)
+    events = list(record.events)
+    passed = pb.Event(seat=2, **{"pass": pb.Pass()})
+    passed.offered.add(kind=pb.ACT_PASS)
+    passed.offered.add(kind=pb.ACT_FENG_DONG)
+    del record.events[:]
+    record.events.extend(events[:2] + [passed] + events[2:])
+    verdict = verify_record(record)
+    assert verdict.errors == [] and verdict.recomputed.payments == clean.recomputed.payments
+
+
+def test_two_kong_flowers_that_leave_their_tiles_unsaid_take_one_revealed_tile_each():
+    """宁乡 杠上开花 on both 打筛 tiles ("两张都能胡则算胡2次") with both wins' tiles unsaid: both were
+    read as the first tile, and the second was noted as a missed win."""
+    record = sample("ningxiang", "clean_kong_flower_twice")
+    clean = verify_record(record)
+    for at in win_events(record):
+        record.events[at].win.tile = 0
+    verdict = verify_record(record)
+    assert verdict.violations == clean.violations and verdict.recomputed.payments == clean.recomputed.payments

@@ -169,8 +169,8 @@ class Bao(NoWilds):
             replay.close_window(event)  # e.g. the discard window the 换宝 comes after
         table, seat = replay.table, event.seat
         flip = event.indicator
-        if flip.kind not in (BAO, BAO_CHANGE):
-            replay.flag("ILLEGAL_ACTION", seat, "only 宝 flips (BAO, BAO_CHANGE) are part of play here", fatal=True)
+        if flip.kind not in (0, BAO, BAO_CHANGE):  # (0: unsaid, the kind that is due)
+            replay.flag("ILLEGAL_ACTION", seat, "only 宝 flips (BAO, BAO_CHANGE) are part of play here")
         tile = replay.event_tile(flip.tile, seat)
         phase = replay.phase
         due = isinstance(phase, BaoFlip)

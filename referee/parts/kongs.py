@@ -160,7 +160,7 @@ class DashaiWindow(Phase):
         if kind == "pass":
             self.passed[seat] = replay.index
             return True
-        tile = replay.event_tile(event.win.tile, seat) if event.win.tile else self.tiles[0]
+        tile = replay.event_tile(event.win.tile, seat) if event.win.tile else self.unsaid_tile(replay, seat)
         action = A.Action(A.SELF_WIN if seat == self.konger else A.RON, tile)
         replay.check_win_kind(event, *((A.SELF_WIN, "on its own 打筛 tile (杠上开花)") if seat == self.konger else
                                        (A.RON, f"on seat {self.konger}'s 打筛 tile (杠上炮)")))
@@ -176,6 +176,14 @@ class DashaiWindow(Phase):
                               or replay.legality.why_not_ron(seat, tile, action))
         self.declared.setdefault(seat, []).append((action, replay.index))
         return True
+
+    def unsaid_tile(self, replay, seat: int) -> int:
+        """The revealed tile a win that names none takes: the first the seat has not won on yet that
+        wins for it (both may: "两张都能胡则算胡2次"), else the first not won on yet."""
+        left = [t for t in self.tiles if t not in {a.tile for a, _ in self.declared.get(seat, [])}] or list(self.tiles)
+        wins = self.own_wins if seat == self.konger else \
+            (lambda r, t: r.legality.why_not_ron(seat, t, A.Action(A.RON, t)) is None)
+        return next((t for t in left if wins(replay, t)), left[0])
 
     def claims_a_tile(self, replay, kind, event) -> bool:
         """Is the event a 吃, or a 碰/杠 of a revealed tile: a call on the 打筛 tiles?"""

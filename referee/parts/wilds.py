@@ -103,7 +103,7 @@ class FlippedIndicator(NoWilds):
 
             name = pb.IndicatorKind.Name
             replay.flag("ILLEGAL_ACTION", seat, f"the flip here is the {INDICATOR_NAMES.get(self.kind, '')} indicator "
-                        f"({name(self.kind)}), logged as {name(event.indicator.kind)}", fatal=True)
+                        f"({name(self.kind)}), logged as {name(event.indicator.kind)}")
         tile = replay.event_tile(event.indicator.tile, seat)
         self.check_wall(replay, seat, tile, event.indicator.wall_index)
         table.indicator = tile
