@@ -357,3 +357,11 @@ def test_two_kong_flowers_that_leave_their_tiles_unsaid_take_one_revealed_tile_e
         record.events[at].win.tile = 0
     verdict = verify_record(record)
     assert verdict.violations == clean.violations and verdict.recomputed.payments == clean.recomputed.payments
+
+
+def test_a_bao_that_may_be_drawn_is_counted_when_it_is_drawn_not_when_it_is_shown():
+    """With hrb_replacement_skips_reserve=false a replacement may take the 宝 itself from the tail:
+    counted at its flip too, it was a false TILE_CONSERVATION (25 of 200 such simulated hands)."""
+    record = records.parse_text((RECORDS / "hrb_nowall_bao_drawn_as_replacement.textproto").read_text(encoding="utf-8"))
+    assert not record.wall and record.ruleset.options["hrb_replacement_skips_reserve"] == "false"
+    assert verify_record(record).status == "clean"

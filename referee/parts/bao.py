@@ -197,24 +197,36 @@ class Bao(NoWilds):
         unknown = bool(wall.tiles) and wall.tiles[0] == UNKNOWN
         if self.source == LAST:
             expected = self.target(wall, state, change)
+            # Kept at the tail behind the reserve that replacements skip, a 宝 is never drawn: it is
+            # counted as it is shown (else when it is drawn, or leaves play).
+            counted = unknown and replay.rules.wall_end.replacement_skip > 0
             if change and self.old_leaves_play and wall.remaining:
-                self.leave_play(replay, seat, wall.back - 1, table.indicator, False)  # the old 宝 (counted)
-            if unknown:
-                replay.count_unlogged(seat, tile)  # kept at the tail, never drawn: counted as it is shown
+                self.leave_play(replay, seat, wall.back - 1, table.indicator, unknown and not counted)  # the old 宝
+            if counted:
+                replay.count_unlogged(seat, tile)
+            elif unknown:
+                self.check_shown(replay, seat, tile)
             else:
                 self.check(replay, seat, tile, logged, [expected], "the last wall tile")
         else:
             if not unknown:
                 self.check(replay, seat, tile, logged, list(self.allowed(wall)),
                            f"2 to {self.back_stacks} stacks from the back of the wall (two dice)")
-            elif not self.leaves_play and table.seen[tile] >= replay.rules.copies:  # (counted if drawn)
-                replay.flag("TILE_CONSERVATION", seat, f"the 宝 is shown as {T.label(tile)}, where every copy of "
-                            f"it is in play already")
+            elif not self.leaves_play:
+                self.check_shown(replay, seat, tile)
             if self.leaves_play:
                 self.set_aside(replay, seat, tile, logged, unknown)
         table.indicator = tile
         state.round += 1
         state.changes += change
+
+    @staticmethod
+    def check_shown(replay, seat: int, tile: int) -> None:
+        """A 宝 that stays in a wall the record does not log is counted if it is drawn; shown where every
+        copy of its kind is in play already, it is one too many."""
+        if replay.table.seen[tile] >= replay.rules.copies:
+            replay.flag("TILE_CONSERVATION", seat, f"the 宝 is shown as {T.label(tile)}, where every copy of it is "
+                        f"in play already")
 
     def set_aside(self, replay, seat: int, tile: int, logged: int, unknown: bool) -> None:
         """A dice-chosen 宝 that leaves play: out of the wall where it was flipped, and dead."""
