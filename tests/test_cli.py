@@ -239,7 +239,7 @@ def test_a_malformed_option_is_a_usage_error(capsys, tmp_path, command, pair, me
 @pytest.mark.parametrize("pair, message", [
     ("hb_multiple_ron=banana", "takes true or false, not 'banana'"),
     ("no_such_option=1", "unknown rule option 'no_such_option'"),
-    ("nx_birds=-3", "nx_birds takes a whole number from 0 to 55, not '-3'"),
+    ("nx_birds=-3", "nx_birds takes a whole number from 0 to 54, not '-3'"),
     ("hb_room_multiplier=0", "hb_room_multiplier takes a whole number of at least 1, not '0'"),
     ("hb_cap=1_0", "hb_cap takes a whole number of at least 0, not '1_0'"),
     ("hb_reserve_tiles=200", "hb_reserve_tiles takes a whole number from 0 to 83, not '200'"),  # more than the wall
@@ -263,7 +263,7 @@ def test_a_records_own_option_out_of_range_is_no_verdict(capsys):
     record = records.parse_text((SAMPLES / "ningxiang" / "clean_discard_win.textproto").read_text())
     record.ruleset.options["nx_birds"] = "-3"
     verdict = verify_record(record)
-    assert verdict.status == "unreplayable" and "nx_birds takes a whole number from 0 to 55" in verdict.reason
+    assert verdict.status == "unreplayable" and "nx_birds takes a whole number from 0 to 54" in verdict.reason
 
 
 def test_an_option_of_another_ruleset_leaves_the_record_alone(capsys):

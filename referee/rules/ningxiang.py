@@ -56,7 +56,7 @@ class Ningxiang(Ruleset):
                "NX-A2"),
         Option("nx_haohua_one_big_hand", True, "豪华/双豪/超豪七对 are one 大胡 each, replacing 七对", "NX-A3"),
         Option("nx_four_pure_excludes_four_kings", True, "四纯王 counts alone, not also as 四王", "NX-A5"),
-        Option("nx_birds", 2, "birds (扎鸟) taken after a win", "NX-A8", most=108 - 53),
+        Option("nx_birds", 2, "birds (扎鸟) taken after a win", "NX-A8", most=108 - 53 - 1),  # (the 正王 is out of play)
         Option("nx_gangshang_pao_higher_tile", True,
                "a 杠上炮 winner who could take both 打筛 tiles is settled once, on the higher-value one", "NX-A10"),
         Option("nx_baoting_kong_same_waits", True,
