@@ -145,7 +145,7 @@ def may_declare(replay, seat: int, key: Key) -> bool:
     """Is an offered 封东 or 报听 one the seat may declare now (the rule book's declarations; a 报听
     only while the deal window lists it, legality.deal_actions)?"""
     if key == FENG_DONG_KEY:
-        return "feng_dong" in replay.rules.declarations
+        return replay.rules.may_declare(replay.view, seat, "feng_dong")
     return replay.table.deal_window and A.OPENING_READY in {a.kind for a in replay.legality.deal_actions(seat)}
 
 

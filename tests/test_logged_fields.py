@@ -365,3 +365,22 @@ def test_a_bao_that_may_be_drawn_is_counted_when_it_is_drawn_not_when_it_is_show
     record = records.parse_text((RECORDS / "hrb_nowall_bao_drawn_as_replacement.textproto").read_text(encoding="utf-8"))
     assert not record.wall and record.ruleset.options["hrb_replacement_skips_reserve"] == "false"
     assert verify_record(record).status == "clean"
+
+
+def test_a_seat_under_fengdong_may_not_declare_it_again_nor_be_offered_it():
+    """NX.4: under 封东 a seat may only draw and discard. 封东 offered to it was judged clean, and a
+    second 封东 event too (found by a review of this change)."""
+    record = sample("ningxiang", "clean_fengdong_king_won_at_face")
+    declared = next(i for i, e in enumerate(record.events) if e.WhichOneof("kind") == "feng_dong")
+    seat = record.events[declared].seat
+    later = next(i for i, e in enumerate(record.events) if i > declared and e.seat == seat
+                 and e.WhichOneof("kind") == "draw")
+    offered = pb.GameRecord()
+    offered.CopyFrom(record)
+    offered.events[later].offered.add(kind=pb.ACT_DRAW)
+    offered.events[later].offered.add(kind=pb.ACT_FENG_DONG)
+    assert findings(offered) == [("OFFER_ILLEGAL", later, seat)]
+    events = list(record.events)
+    del record.events[:]
+    record.events.extend(events[:later] + [pb.Event(seat=seat, feng_dong=pb.FengDong())] + events[later:])
+    assert findings(record) == [("FENGDONG_BREACH", later, seat)]

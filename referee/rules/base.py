@@ -129,6 +129,11 @@ class Ruleset:
         returning False when the event is not one (then the loop treats it as usual)."""
         return {}
 
+    def may_declare(self, view, seat: int, kind: str) -> bool:
+        """May the seat log this declaration of the rule book's own (an own_declarations kind) now?
+        (For offers: an offered declaration the seat may not make is OFFER_ILLEGAL.)"""
+        return kind in self.declarations
+
     # -- what a variant forbids beyond the common rules (hooks see a TableView) ---------------
     def forbid(self, view, seat: int, action) -> tuple[str, str] | None:
         """(code, detail) if the variant forbids this action for this seat now, else None.

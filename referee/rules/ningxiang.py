@@ -347,10 +347,17 @@ class Ningxiang(Ruleset):
         return True
 
     # -- NX.4 封东 ------------------------------------------------------------------------------
+    def may_declare(self, view, seat: int, kind: str) -> bool:
+        """封东 once: a seat under it may only draw and discard (NX.4)."""
+        return super().may_declare(view, seat, kind) and not (kind == "feng_dong" and FENG_DONG in view.seats[seat].locks)
+
     def on_feng_dong(self, replay, event) -> bool:
         """封东: the seat may only draw and discard until someone wins; all four at the start end
         the hand at once."""
         table, phase, seat = replay.table, replay.phase, event.seat
+        if not self.may_declare(replay.view, seat, "feng_dong"):
+            replay.flag("FENGDONG_BREACH", seat, f"seat {seat} is 封东 already: it may only draw and discard")
+            return True
         if type(phase) is Claim and seat in phase.declared and phase.declared[seat][0].kind == A.PASS:
             # Its 过 in this window, judged before the lock hides the win from the close. (封东 with no 过
             # is no choice yet: the seat may still declare, a FENGDONG_BREACH.)
