@@ -649,7 +649,7 @@ class Replay:
         if kind not in CLAIMS or event.seat == phase.discarder:
             return False
         if kind == "win" and event.win.kind == pb.SELF_DRAW:
-            if getattr(self.rules.wilds, "chongbao", False):
+            if self.rules.wilds.chongbao:
                 return False  # no claim on the discard: a self-drawn win after it (冲宝 on a 宝 seen before a draw)
             self.check_win_kind(event, A.RON, f"on seat {phase.discarder}'s discard of {T.label(phase.tile)}")
         action = self.claim_action(kind, event, phase.tile)

@@ -181,9 +181,9 @@ class DashaiWindow(Phase):
         """The revealed tile a win that names none takes: the first the seat has not won on yet that
         wins for it (both may: "两张都能胡则算胡2次"), else the first not won on yet."""
         left = [t for t in self.tiles if t not in {a.tile for a, _ in self.declared.get(seat, [])}] or list(self.tiles)
-        wins = self.own_wins if seat == self.konger else \
-            (lambda r, t: r.legality.why_not_ron(seat, t, A.Action(A.RON, t)) is None)
-        return next((t for t in left if wins(replay, t)), left[0])
+        wins = (lambda t: self.own_wins(replay, t)) if seat == self.konger else \
+            (lambda t: replay.legality.can_ron(seat, t))
+        return next((t for t in left if wins(t)), left[0])
 
     def claims_a_tile(self, replay, kind, event) -> bool:
         """Is the event a 吃, or a 碰/杠 of a revealed tile: a call on the 打筛 tiles?"""

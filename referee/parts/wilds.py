@@ -12,6 +12,7 @@ INDICATOR_NAMES = {1: "正王", 2: "鬼"}  # by IndicatorKind (record.proto): KI
 class NoWilds:
     """No wildcards (河北, 鸡平胡)."""
     events: tuple[str, ...] = ()  # declaration events this part handles
+    chongbao = False  # a 听 seat may win on an indicator it looks at before its draw (大连's 冲宝, parts/bao.py)
 
     def at_deal(self, table) -> None:
         """Set the table's wilds when they are known before play."""
